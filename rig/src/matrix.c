@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/* matrix: parser of the matrix file format, see matrix.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+
+const char *const brnf_family_names[BRNF_NFAMILIES] = {
+	[BRNF_IPTABLES] = "iptables",
+	[BRNF_IP6TABLES] = "ip6tables",
+	[BRNF_ARPTABLES] = "arptables",
+};
+const char *const brnf_bridge_names[] = { "br-lan", "br-wlan", NULL };
+const char *const brnf_ruleset_names[] = { "none", "openwrt", "openwrt-flowtable", NULL };
+
+#define MATRIX_MAX_BYTES (1 << 20)
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int name_index(const char *const *names, const char *v)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], v))
+			return i;
+	return -1;
+}
+
+static void join_names(const char *const *names, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; names[i] && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* Names (kernel variants, labels): letters, digits and . _ + - : / ( ) */
+int matrix_check_name(const char *what, const char *v, char *err, size_t errlen)
+{
+	const char *p;
+
+	if (!*v) {
+		seterr(err, errlen, "empty %s", what);
+		return -EINVAL;
+	}
+	if (strlen(v) >= BRNF_NAME_LEN) {
+		seterr(err, errlen, "%s '%.40s...' is longer than %d characters",
+		       what, v, BRNF_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	for (p = v; *p; p++) {
+		if (isalnum((unsigned char)*p) || strchr("._+-:/()", *p))
+			continue;
+		seterr(err, errlen, "bad character '%c' (0x%02x) in %s '%s'",
+		       isprint((unsigned char)*p) ? *p : '?', (unsigned char)*p, what, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int matrix_check_bridge(const char *v, char *err, size_t errlen)
+{
+	char known[64];
+
+	if (name_index(brnf_bridge_names, v) >= 0)
+		return 0;
+	join_names(brnf_bridge_names, known, sizeof(known));
+	seterr(err, errlen, "unknown bridge '%s' (known: %s)", v, known);
+	return -EINVAL;
+}
+
+int matrix_check_ruleset(const char *v, char *err, size_t errlen)
+{
+	char known[64];
+
+	if (name_index(brnf_ruleset_names, v) >= 0)
+		return 0;
+	join_names(brnf_ruleset_names, known, sizeof(known));
+	seterr(err, errlen, "unknown ruleset '%s' (known: %s)", v, known);
+	return -EINVAL;
+}
+
+static int parse_global(char *v, struct brnf_row *r, char *err, size_t errlen)
+{
+	char *tok, *save = NULL;
+	int i, f;
+
+	if (!strcmp(v, "0") || !strcmp(v, "1")) {
+		for (i = 0; i < BRNF_NFAMILIES; i++)
+			r->global[i] = v[0] == '1';
+		return 0;
+	}
+	if (!*v || v[strlen(v) - 1] == ',' || v[0] == ',' || strstr(v, ",,"))
+		goto bad;
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		f = name_index(brnf_family_names, tok);
+		if (f < 0) {
+			seterr(err, errlen,
+			       "bad global value '%s' (0, 1 or a list of iptables,ip6tables,arptables)",
+			       tok);
+			return -EINVAL;
+		}
+		if (r->global[f]) {
+			seterr(err, errlen, "'%s' listed twice in global", tok);
+			return -EINVAL;
+		}
+		r->global[f] = true;
+	}
+	return 0;
+bad:
+	seterr(err, errlen,
+	       "bad global value '%s' (0, 1 or a list of iptables,ip6tables,arptables)", v);
+	return -EINVAL;
+}
+
+static int parse_local(char *v, struct brnf_row *r, char *err, size_t errlen)
+{
+	bool seen[BRNF_MAX_BRIDGES] = { false };
+	char *tok, *save = NULL;
+	int b, i;
+
+	if (!strcmp(v, "-"))
+		return 0;
+	if (!*v || v[strlen(v) - 1] == ',' || v[0] == ',' || strstr(v, ",,")) {
+		seterr(err, errlen, "bad local value '%s' (- or a list of bridges)", v);
+		return -EINVAL;
+	}
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (matrix_check_bridge(tok, err, errlen))
+			return -EINVAL;
+		b = name_index(brnf_bridge_names, tok);
+		if (seen[b]) {
+			seterr(err, errlen, "bridge '%s' listed twice in local", tok);
+			return -EINVAL;
+		}
+		seen[b] = true;
+	}
+	/* canonical order: the order of brnf_bridge_names */
+	for (i = 0; brnf_bridge_names[i]; i++)
+		if (seen[i])
+			strcpy(r->local[r->nlocal++], brnf_bridge_names[i]);
+	return 0;
+}
+
+enum { K_KERNEL, K_GLOBAL, K_LOCAL, K_RULESET, K_LABEL, K_NKEYS };
+static const char *const key_names[] = { "kernel", "global", "local", "ruleset", "label", NULL };
+
+/* Parse one line (already NUL terminated, comment stripped). Returns 1 when
+ * a row was parsed, 0 for a blank line, -EINVAL with err set. */
+static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
+{
+	bool seen[K_NKEYS] = { false };
+	char *tok, *save = NULL, *v;
+	int k, ntok = 0, ret;
+
+	memset(r, 0, sizeof(*r));
+	strcpy(r->kernel, "running");
+	strcpy(r->ruleset, "none");
+	for (tok = strtok_r(line, " \t\r\v\f", &save); tok;
+	     tok = strtok_r(NULL, " \t\r\v\f", &save)) {
+		ntok++;
+		v = strchr(tok, '=');
+		if (!v || v == tok) {
+			seterr(err, errlen, "token '%s' is not key=value", tok);
+			return -EINVAL;
+		}
+		*v++ = '\0';
+		k = name_index(key_names, tok);
+		if (k < 0) {
+			seterr(err, errlen,
+			       "unknown key '%s' (known: kernel, global, local, ruleset, label)",
+			       tok);
+			return -EINVAL;
+		}
+		if (seen[k]) {
+			seterr(err, errlen, "duplicate key '%s'", tok);
+			return -EINVAL;
+		}
+		seen[k] = true;
+		switch (k) {
+		case K_KERNEL:
+			ret = matrix_check_name("kernel", v, err, errlen);
+			if (!ret)
+				strcpy(r->kernel, v);
+			break;
+		case K_LABEL:
+			ret = matrix_check_name("label", v, err, errlen);
+			if (!ret)
+				strcpy(r->label, v);
+			break;
+		case K_GLOBAL:
+			ret = parse_global(v, r, err, errlen);
+			break;
+		case K_LOCAL:
+			ret = parse_local(v, r, err, errlen);
+			break;
+		case K_RULESET:
+		default:
+			ret = matrix_check_ruleset(v, err, errlen);
+			if (!ret)
+				strcpy(r->ruleset, v);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return ntok > 0;
+}
+
+int matrix_parse_buf(const char *name, const char *buf, size_t len,
+		     struct brnf_matrix *m, char *err, size_t errlen)
+{
+	char msg[256], *line = NULL, *p;
+	struct brnf_row row, *rows = NULL, *tmp;
+	size_t nrows = 0, cap = 0, start, end, n;
+	unsigned int lineno = 0;
+	int ret;
+
+	m->rows = NULL;
+	m->nrows = 0;
+	if (len > MATRIX_MAX_BYTES) {
+		seterr(err, errlen, "%s: larger than %d bytes", name, MATRIX_MAX_BYTES);
+		return -EFBIG;
+	}
+	line = malloc(len + 1);
+	if (!line) {
+		seterr(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	for (start = 0; start < len; start = end + 1) {
+		lineno++;
+		for (end = start; end < len && buf[end] != '\n'; end++)
+			;
+		n = end - start;
+		memcpy(line, buf + start, n);
+		line[n] = '\0';
+		if (strlen(line) != n) {
+			seterr(err, errlen, "%s:%u: NUL byte in line", name, lineno);
+			ret = -EINVAL;
+			goto out_free;
+		}
+		p = strchr(line, '#');
+		if (p)
+			*p = '\0';
+		ret = parse_line(line, &row, msg, sizeof(msg));
+		if (ret < 0) {
+			seterr(err, errlen, "%s:%u: %s", name, lineno, msg);
+			goto out_free;
+		}
+		if (!ret)
+			continue;
+		row.line = lineno;
+		if (nrows == cap) {
+			cap = cap ? cap * 2 : 8;
+			tmp = realloc(rows, cap * sizeof(*rows));
+			if (!tmp) {
+				seterr(err, errlen, "%s: out of memory", name);
+				ret = -ENOMEM;
+				goto out_free;
+			}
+			rows = tmp;
+		}
+		rows[nrows++] = row;
+	}
+	if (!nrows) {
+		seterr(err, errlen, "%s: no rows (every line is blank or a comment)", name);
+		ret = -EINVAL;
+		goto out_free;
+	}
+	free(line);
+	m->rows = rows;
+	m->nrows = nrows;
+	return 0;
+
+out_free:
+	free(line);
+	free(rows);
+	return ret;
+}
+
+int matrix_parse_file(const char *path, struct brnf_matrix *m, char *err, size_t errlen)
+{
+	char *buf = NULL, *tmp;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+	int ret;
+
+	m->rows = NULL;
+	m->nrows = 0;
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap > MATRIX_MAX_BYTES) {
+				seterr(err, errlen, "%s: larger than %d bytes",
+				       path, MATRIX_MAX_BYTES);
+				ret = -EFBIG;
+				goto out_close;
+			}
+			cap = cap ? cap * 2 : 4096;
+			tmp = realloc(buf, cap);
+			if (!tmp) {
+				seterr(err, errlen, "%s: out of memory", path);
+				ret = -ENOMEM;
+				goto out_close;
+			}
+			buf = tmp;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		seterr(err, errlen, "%s: read error", path);
+		ret = -EIO;
+		goto out_close;
+	}
+	ret = matrix_parse_buf(path, buf, len, m, err, errlen);
+out_close:
+	fclose(f);
+	free(buf);
+	return ret;
+}
+
+void matrix_free(struct brnf_matrix *m)
+{
+	free(m->rows);
+	m->rows = NULL;
+	m->nrows = 0;
+}
+
+bool row_local_has(const struct brnf_row *r, const char *bridge)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nlocal; i++)
+		if (!strcmp(r->local[i], bridge))
+			return true;
+	return false;
+}
+
+static int global_str(const struct brnf_row *r, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i, n = 0;
+
+	for (i = 0; i < BRNF_NFAMILIES; i++)
+		n += r->global[i];
+	if (n == 0 || n == BRNF_NFAMILIES)
+		return snprintf(buf, len, "%d", n ? 1 : 0);
+	buf[0] = '\0';
+	for (i = 0, n = 0; i < BRNF_NFAMILIES; i++) {
+		if (!r->global[i])
+			continue;
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s",
+				n++ ? "," : "", brnf_family_names[i]);
+	}
+	return off;
+}
+
+static int local_str(const struct brnf_row *r, char *buf, size_t len, char sep)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	if (!r->nlocal)
+		return snprintf(buf, len, "-");
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < r->nlocal; i++)
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s",
+				i ? (char[]){ sep, 0 } : "", r->local[i]);
+	return off;
+}
+
+int row_global_str(const struct brnf_row *r, char *buf, size_t len)
+{
+	int n = global_str(r, buf, len);
+
+	return (size_t)n < len ? n : -ENOSPC;
+}
+
+int row_local_str(const struct brnf_row *r, char *buf, size_t len)
+{
+	int n = local_str(r, buf, len, ' ');
+
+	return (size_t)n < len ? n : -ENOSPC;
+}
+
+int row_key(const struct brnf_row *r, char *buf, size_t len)
+{
+	char g[64], l[BRNF_MAX_BRIDGES * BRNF_NAME_LEN + 8];
+	int n;
+
+	global_str(r, g, sizeof(g));
+	local_str(r, l, sizeof(l), ',');
+	n = snprintf(buf, len, "kernel=%s global=%s local=%s ruleset=%s",
+		     r->kernel, g, l, r->ruleset);
+	return n >= 0 && (size_t)n < len ? n : -ENOSPC;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * matrix: the matrix file format (one configuration row per line).
+ *
+ *   # comment
+ *   kernel=vanilla global=0 local=br-lan ruleset=none label=brfilter-local
+ *
+ * Keys (each optional, each at most once per line, at least one token):
+ *   kernel=<variant>     default "running"
+ *   global=0|1|<list>    list of iptables,ip6tables,arptables set to 1
+ *   local=-|<bridge>,... bridges (br-lan, br-wlan) with nf_call_* = 1
+ *   ruleset=none|openwrt|openwrt-flowtable
+ *   label=<text>         display label for the kernel column
+ */
+#ifndef BRNF_MATRIX_H
+#define BRNF_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum brnf_family { BRNF_IPTABLES, BRNF_IP6TABLES, BRNF_ARPTABLES, BRNF_NFAMILIES };
+#define BRNF_MAX_BRIDGES 4
+#define BRNF_NAME_LEN 32
+
+struct brnf_row {
+	char kernel[BRNF_NAME_LEN];
+	char label[BRNF_NAME_LEN];		/* "" when not given */
+	bool global[BRNF_NFAMILIES];
+	unsigned int nlocal;
+	char local[BRNF_MAX_BRIDGES][BRNF_NAME_LEN];
+	char ruleset[BRNF_NAME_LEN];
+	unsigned int line;			/* line in the matrix file */
+};
+
+struct brnf_matrix {
+	struct brnf_row *rows;
+	size_t nrows;
+};
+
+extern const char *const brnf_family_names[BRNF_NFAMILIES];	/* "iptables", ... */
+extern const char *const brnf_bridge_names[];			/* NULL terminated */
+extern const char *const brnf_ruleset_names[];			/* NULL terminated */
+
+/* 0 or -errno; on error writes "FILE:LINE: message" into err */
+int matrix_parse_file(const char *path, struct brnf_matrix *m, char *err, size_t errlen);
+int matrix_parse_buf(const char *name, const char *buf, size_t len,
+		     struct brnf_matrix *m, char *err, size_t errlen);
+void matrix_free(struct brnf_matrix *m);
+bool row_local_has(const struct brnf_row *r, const char *bridge);
+/* canonical text "kernel=.. global=.. local=.. ruleset=.." used as the row's identity;
+ * returns the length written, or -ENOSPC when it does not fit */
+int row_key(const struct brnf_row *r, char *buf, size_t len);
+
+/* Display forms used by the tables: "0", "1" or "iptables,arptables";
+ * "-" or "br-lan br-wlan" (space separated, as in the seed's table). */
+int row_global_str(const struct brnf_row *r, char *buf, size_t len);
+int row_local_str(const struct brnf_row *r, char *buf, size_t len);
+
+/* Validation shared with the raw-data reader: 0 or -EINVAL with a message
+ * (without file:line) in err. */
+int matrix_check_name(const char *what, const char *v, char *err, size_t errlen);
+int matrix_check_bridge(const char *v, char *err, size_t errlen);
+int matrix_check_ruleset(const char *v, char *err, size_t errlen);
+
+#endif /* BRNF_MATRIX_H */
