@@ -53,8 +53,7 @@ static void opt_string(struct json_object *o, const char *key, char *buf, size_t
 		snprintf(buf, len, "%s", json_object_get_string(v));
 }
 
-/* Parse @text as exactly one JSON value; NULL with err set otherwise. */
-static struct json_object *parse_json(const char *text, size_t len, char *err, size_t errlen)
+struct json_object *json_text_parse(const char *text, size_t len, char *err, size_t errlen)
 {
 	enum json_tokener_error jerr;
 	struct json_tokener *tok;
@@ -112,7 +111,7 @@ int iperf_json_parse(const char *text, size_t len, struct iperf_result *res,
 		seterr(err, errlen, "empty output (no JSON)");
 		return -EINVAL;
 	}
-	top = parse_json(text, len, err, errlen);
+	top = json_text_parse(text, len, err, errlen);
 	if (!top)
 		return -EINVAL;
 	if (!json_object_is_type(top, json_type_object)) {

@@ -27,4 +27,9 @@ int iperf_json_received_bps(const char *text, size_t len, double *bps, char *err
 int iperf_json_parse(const char *text, size_t len, struct iperf_result *res,
 		     char *err, size_t errlen);
 
+/* Parse @text as exactly one JSON value (whitespace may follow); NULL with a message in
+ * err for truncated or malformed text, trailing data or NUL bytes. Shared with raw.c. */
+struct json_object;
+struct json_object *json_text_parse(const char *text, size_t len, char *err, size_t errlen);
+
 #endif /* BRNF_IPERF_JSON_H */

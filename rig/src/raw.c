@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/* raw: read the raw data of a results directory, see raw.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "iperf_json.h"
+#include "raw.h"
+
+#define RAW_MAX_FILE (16 << 20)
+
+const char *const raw_dir_names[RAW_NDIRS] = {
+	[RAW_DOWNLOAD] = "download",
+	[RAW_UPLOAD] = "upload",
+};
+const char *const raw_verify_names[] = {
+	[RAW_VERIFY_NA] = "n/a",
+	[RAW_VERIFY_YES] = "yes",
+	[RAW_VERIFY_NO] = "no",
+	NULL,
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int raw_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 4096, n = 0;
+	ssize_t r;
+	char *b, *tmp;
+	int fd, ret;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	b = malloc(cap);
+	if (!b) {
+		ret = -ENOMEM;
+		seterr(err, errlen, "%s: out of memory", path);
+		goto out_close;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > RAW_MAX_FILE) {
+				ret = -EFBIG;
+				seterr(err, errlen, "%s: larger than %d bytes", path, RAW_MAX_FILE);
+				goto out_free;
+			}
+			tmp = realloc(b, cap * 2);
+			if (!tmp) {
+				ret = -ENOMEM;
+				seterr(err, errlen, "%s: out of memory", path);
+				goto out_free;
+			}
+			b = tmp;
+			cap *= 2;
+		}
+		r = read(fd, b + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			seterr(err, errlen, "%s: %s", path, strerror(errno));
+			goto out_free;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	b[n] = '\0';
+	close(fd);
+	*buf = b;
+	*len = n;
+	return 0;
+
+out_free:
+	free(b);
+out_close:
+	close(fd);
+	return ret;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return NULL;
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* A non-negative integer that fits an unsigned int. */
+static int get_uint(struct json_object *o, const char *key, unsigned int *v)
+{
+	struct json_object *x = get(o, key);
+	int64_t i;
+
+	if (!x || !json_object_is_type(x, json_type_int))
+		return -1;
+	i = json_object_get_int64(x);
+	if (i < 0 || i > 0x7fffffff)
+		return -1;
+	*v = (unsigned int)i;
+	return 0;
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *x = get(o, key);
+
+	return x && json_object_is_type(x, json_type_string) ? json_object_get_string(x) : NULL;
+}
+
+/* [a, b, c] of 0/1 (or booleans) */
+static int get_flags(struct json_object *a, bool flags[BRNF_NFAMILIES])
+{
+	struct json_object *x;
+	int i;
+	int64_t v;
+
+	if (!a || !json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != BRNF_NFAMILIES)
+		return -1;
+	for (i = 0; i < BRNF_NFAMILIES; i++) {
+		x = json_object_array_get_idx(a, i);
+		if (json_object_is_type(x, json_type_boolean)) {
+			flags[i] = json_object_get_boolean(x);
+			continue;
+		}
+		if (!json_object_is_type(x, json_type_int))
+			return -1;
+		v = json_object_get_int64(x);
+		if (v != 0 && v != 1)
+			return -1;
+		flags[i] = v;
+	}
+	return 0;
+}
+
+static int parse_row(struct json_object *row, struct raw_run *run, char *msg, size_t len)
+{
+	struct brnf_row *r = &run->row;
+	struct json_object *local, *x;
+	char m[160];
+	const char *s;
+	size_t i, j, n;
+
+	memset(r, 0, sizeof(*r));
+	if (!row || !json_object_is_type(row, json_type_object)) {
+		seterr(msg, len, "\"row\" missing or not an object");
+		return -1;
+	}
+	if (get_uint(row, "index", &run->row_index)) {
+		seterr(msg, len, "row.index missing or not a non-negative integer");
+		return -1;
+	}
+	s = get_str(row, "kernel");
+	if (!s) {
+		seterr(msg, len, "row.kernel missing or not a string");
+		return -1;
+	}
+	if (matrix_check_name("kernel", s, m, sizeof(m))) {
+		seterr(msg, len, "row.kernel: %s", m);
+		return -1;
+	}
+	strcpy(r->kernel, s);
+	x = get(row, "label");
+	if (x) {
+		s = get_str(row, "label");
+		if (!s) {
+			seterr(msg, len, "row.label is not a string");
+			return -1;
+		}
+		if (*s && matrix_check_name("label", s, m, sizeof(m))) {
+			seterr(msg, len, "row.label: %s", m);
+			return -1;
+		}
+		strcpy(r->label, s);
+	}
+	if (get_flags(get(row, "global"), r->global)) {
+		seterr(msg, len, "row.global missing or not an array of 3 values 0 or 1");
+		return -1;
+	}
+	local = get(row, "local");
+	if (!local || !json_object_is_type(local, json_type_array)) {
+		seterr(msg, len, "row.local missing or not an array of bridge names");
+		return -1;
+	}
+	n = json_object_array_length(local);
+	for (i = 0; i < n; i++) {
+		s = json_object_get_string(json_object_array_get_idx(local, i));
+		if (!json_object_is_type(json_object_array_get_idx(local, i), json_type_string)) {
+			seterr(msg, len, "row.local[%zu] is not a string", i);
+			return -1;
+		}
+		if (matrix_check_bridge(s, m, sizeof(m))) {
+			seterr(msg, len, "row.local: %s", m);
+			return -1;
+		}
+		if (row_local_has(r, s)) {
+			seterr(msg, len, "row.local: bridge '%s' listed twice", s);
+			return -1;
+		}
+		strcpy(r->local[r->nlocal++], s);
+	}
+	/* canonical order, as the matrix parser stores it */
+	for (n = 0, i = 0; brnf_bridge_names[i]; i++) {
+		for (j = 0; j < r->nlocal; j++) {
+			if (strcmp(r->local[j], brnf_bridge_names[i]))
+				continue;
+			if (j != n) {
+				char t[BRNF_NAME_LEN];
+
+				strcpy(t, r->local[n]);
+				strcpy(r->local[n], r->local[j]);
+				strcpy(r->local[j], t);
+			}
+			n++;
+			break;
+		}
+	}
+	s = get_str(row, "ruleset");
+	if (!s) {
+		seterr(msg, len, "row.ruleset missing or not a string");
+		return -1;
+	}
+	if (matrix_check_ruleset(s, m, sizeof(m))) {
+		seterr(msg, len, "row.ruleset: %s", m);
+		return -1;
+	}
+	strcpy(r->ruleset, s);
+	x = get(row, "source");
+	if (x) {
+		s = get_str(row, "source");
+		if (!s) {
+			seterr(msg, len, "row.source is not a string");
+			return -1;
+		}
+		snprintf(run->source, sizeof(run->source), "%s", s);
+	}
+	if (row_key(r, run->key, sizeof(run->key)) < 0) {
+		seterr(msg, len, "row key too long");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_flows(struct json_object *flows, struct raw_run *run, char *msg, size_t len)
+{
+	struct json_object *f;
+	unsigned int port;
+	const char *s, *p;
+	size_t i, n;
+
+	if (!flows || !json_object_is_type(flows, json_type_array) ||
+	    !json_object_array_length(flows)) {
+		seterr(msg, len, "\"flows\" missing, not an array or empty");
+		return -1;
+	}
+	n = json_object_array_length(flows);
+	if (n > RAW_MAX_FLOWS) {
+		seterr(msg, len, "%zu flows, at most %d supported", n, RAW_MAX_FLOWS);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		f = json_object_array_get_idx(flows, i);
+		s = get_str(f, "file");
+		if (!s) {
+			seterr(msg, len, "flows[%zu].file missing or not a string", i);
+			return -1;
+		}
+		/* a plain file name flow-<something>.json inside the run directory */
+		p = s + strlen(s);
+		if (strncmp(s, "flow-", 5) || strlen(s) < 10 || strcmp(p - 5, ".json") ||
+		    strchr(s, '/') || strlen(s) >= sizeof(run->flow_file[0])) {
+			seterr(msg, len, "flows[%zu].file '%.64s' is not a flow-<i>.json name", i, s);
+			return -1;
+		}
+		if (get_uint(f, "port", &port) || port == 0 || port > 65535) {
+			seterr(msg, len, "flows[%zu].port missing or not a port number", i);
+			return -1;
+		}
+		strcpy(run->flow_file[i], s);
+	}
+	run->nflows = n;
+	return 0;
+}
+
+/* readback (optional): must show what the row configured */
+static int parse_readback(struct json_object *rb, struct raw_run *run, char *msg, size_t len)
+{
+	struct json_object *bridges;
+	bool flags[BRNF_NFAMILIES];
+	char m[160];
+	int i;
+
+	run->readback_ok = true;
+	if (!rb)
+		return 0;
+	if (!json_object_is_type(rb, json_type_object)) {
+		seterr(msg, len, "\"readback\" is not an object");
+		return -1;
+	}
+	if (get(rb, "global")) {
+		if (get_flags(get(rb, "global"), flags)) {
+			seterr(msg, len, "readback.global is not an array of 3 values 0 or 1");
+			return -1;
+		}
+		for (i = 0; i < BRNF_NFAMILIES; i++) {
+			if (flags[i] == run->row.global[i])
+				continue;
+			run->readback_ok = false;
+			snprintf(run->readback_msg, sizeof(run->readback_msg),
+				 "global %s read back %d", brnf_family_names[i], flags[i]);
+		}
+	}
+	bridges = get(rb, "bridges");
+	if (!bridges)
+		return 0;
+	if (!json_object_is_type(bridges, json_type_object)) {
+		seterr(msg, len, "readback.bridges is not an object");
+		return -1;
+	}
+	json_object_object_foreach(bridges, name, val) {
+		if (matrix_check_bridge(name, m, sizeof(m))) {
+			seterr(msg, len, "readback.bridges: %s", m);
+			return -1;
+		}
+		if (get_flags(val, flags)) {
+			seterr(msg, len,
+			       "readback.bridges.%s is not an array of 3 values 0 or 1", name);
+			return -1;
+		}
+		for (i = 0; i < BRNF_NFAMILIES; i++) {
+			if (flags[i] == row_local_has(&run->row, name))
+				continue;
+			run->readback_ok = false;
+			snprintf(run->readback_msg, sizeof(run->readback_msg),
+				 "%s nf_call_%s read back %d", name, brnf_family_names[i],
+				 flags[i]);
+		}
+	}
+	return 0;
+}
+
+int raw_parse_record(const char *name, const char *text, size_t len, struct raw_run *run,
+		     char *err, size_t errlen)
+{
+	struct json_object *top, *v;
+	unsigned int schema;
+	char msg[256];
+	const char *s;
+	int i, ret = -EINVAL;
+
+	memset(run, 0, sizeof(*run));
+	run->duration = run->omit = -1;
+	top = json_text_parse(text, len, msg, sizeof(msg));
+	if (!top) {
+		seterr(err, errlen, "%s: %s", name, msg);
+		return -EINVAL;
+	}
+	if (!json_object_is_type(top, json_type_object)) {
+		seterr(err, errlen, "%s: top level is not a JSON object", name);
+		goto out_put;
+	}
+	if (get_uint(top, "schema", &schema) || schema != 1) {
+		seterr(err, errlen, "%s: \"schema\" missing or not 1", name);
+		goto out_put;
+	}
+	if (parse_row(get(top, "row"), run, msg, sizeof(msg)))
+		goto out_msg;
+	s = get_str(top, "direction");
+	for (i = 0; s && i < RAW_NDIRS; i++)
+		if (!strcmp(s, raw_dir_names[i]))
+			break;
+	if (!s || i == RAW_NDIRS) {
+		seterr(err, errlen, "%s: \"direction\" missing or not upload/download", name);
+		goto out_put;
+	}
+	run->dir = i;
+	if (get_uint(top, "repetition", &run->repetition) || !run->repetition) {
+		seterr(err, errlen, "%s: \"repetition\" missing or not a positive integer", name);
+		goto out_put;
+	}
+	if (get_uint(top, "order", &run->order)) {
+		seterr(err, errlen, "%s: \"order\" missing or not a non-negative integer", name);
+		goto out_put;
+	}
+	if (parse_flows(get(top, "flows"), run, msg, sizeof(msg)))
+		goto out_msg;
+	if (parse_readback(get(top, "readback"), run, msg, sizeof(msg)))
+		goto out_msg;
+	v = get(top, "verify");
+	s = get_str(v, "result");
+	for (i = 0; s && raw_verify_names[i]; i++)
+		if (!strcmp(s, raw_verify_names[i]))
+			break;
+	if (!s || !raw_verify_names[i]) {
+		seterr(err, errlen, "%s: verify.result missing or not yes/no/n/a", name);
+		goto out_put;
+	}
+	run->verify = i;
+	ret = 0;
+	goto out_put;
+out_msg:
+	seterr(err, errlen, "%s: %s", name, msg);
+out_put:
+	json_object_put(top);
+	return ret;
+}
+
+static void copy_str(char *dst, size_t len, struct json_object *o, const char *const *paths)
+{
+	struct json_object *x;
+	char key[64], *dot;
+	const char *s;
+
+	dst[0] = '\0';
+	for (; *paths; paths++) {
+		snprintf(key, sizeof(key), "%s", *paths);
+		dot = strchr(key, '.');
+		if (dot)
+			*dot++ = '\0';
+		x = get(o, key);
+		if (dot)
+			x = get(x, dot);
+		s = x && json_object_is_type(x, json_type_string) ? json_object_get_string(x) :
+								     NULL;
+		if (s && *s) {
+			snprintf(dst, len, "%s", s);
+			return;
+		}
+	}
+}
+
+int raw_parse_provenance(const char *name, const char *text, size_t len,
+			 struct raw_part *p, char *err, size_t errlen)
+{
+	static const char *const rel[] = { "kernel_release", "kernel.release",
+					   "uname.release", NULL };
+	static const char *const clock[] = { "clock", NULL };
+	static const char *const testbed[] = { "testbed", "testbed.kind", "testbed_kind", NULL };
+	static const char *const date[] = { "date", NULL };
+	struct json_object *top;
+	char msg[256];
+
+	top = json_text_parse(text, len, msg, sizeof(msg));
+	if (!top) {
+		seterr(err, errlen, "%s: %s", name, msg);
+		return -EINVAL;
+	}
+	if (!json_object_is_type(top, json_type_object)) {
+		json_object_put(top);
+		seterr(err, errlen, "%s: top level is not a JSON object", name);
+		return -EINVAL;
+	}
+	copy_str(p->kernel_release, sizeof(p->kernel_release), top, rel);
+	copy_str(p->clock, sizeof(p->clock), top, clock);
+	copy_str(p->testbed, sizeof(p->testbed), top, testbed);
+	copy_str(p->date, sizeof(p->date), top, date);
+	json_object_put(top);
+	return 0;
+}
+
+static int path_join(char *buf, size_t len, const char *a, const char *b,
+		     char *err, size_t errlen)
+{
+	int n = snprintf(buf, len, "%s/%s", a, b);
+
+	if (n < 0 || (size_t)n >= len) {
+		seterr(err, errlen, "%s/%s: path too long", a, b);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the entries of @path (without . and ..), directories only when
+ * @dirs. */
+static int list_dir(const char *path, bool dirs, char ***names, size_t *n,
+		    char *err, size_t errlen)
+{
+	char **v = NULL, **tmp, sub[4096];
+	size_t cnt = 0, cap = 0;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret;
+
+	d = opendir(path);
+	if (!d) {
+		ret = -errno;
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (dirs) {
+			ret = path_join(sub, sizeof(sub), path, de->d_name, err, errlen);
+			if (ret)
+				goto out_free;
+			if (stat(sub, &st)) {
+				ret = -errno;
+				seterr(err, errlen, "%s: %s", sub, strerror(errno));
+				goto out_free;
+			}
+			if (!S_ISDIR(st.st_mode))
+				continue;
+		}
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			tmp = realloc(v, cap * sizeof(*v));
+			if (!tmp)
+				goto out_nomem;
+			v = tmp;
+		}
+		v[cnt] = strdup(de->d_name);
+		if (!v[cnt])
+			goto out_nomem;
+		cnt++;
+	}
+	closedir(d);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_str);
+	*names = v;
+	*n = cnt;
+	return 0;
+
+out_nomem:
+	ret = -ENOMEM;
+	seterr(err, errlen, "%s: out of memory", path);
+out_free:
+	while (cnt)
+		free(v[--cnt]);
+	free(v);
+	closedir(d);
+	return ret;
+}
+
+static void free_names(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+/* Kernel release from iperf3's system_info "Linux host 6.12.0 #1 SMP ..." */
+static void release_from_sysinfo(const char *si, char *buf, size_t len)
+{
+	char sys[32], host[128], rel[128];
+
+	buf[0] = '\0';
+	if (sscanf(si, "%31s %127s %127s", sys, host, rel) == 3)
+		snprintf(buf, len, "%s", rel);
+}
+
+static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *part,
+		      char *err, size_t errlen)
+{
+	struct iperf_result res;
+	char path[4096], msg[256], *buf;
+	unsigned int i;
+	size_t len;
+	int ret;
+
+	run->bps = 0;
+	for (i = 0; i < run->nflows; i++) {
+		ret = path_join(path, sizeof(path), rundir, run->flow_file[i], err, errlen);
+		if (ret)
+			return ret;
+		ret = raw_read_file(path, &buf, &len, err, errlen);
+		if (ret)
+			return ret;
+		ret = iperf_json_parse(buf, len, &res, msg, sizeof(msg));
+		free(buf);
+		if (ret) {
+			seterr(err, errlen, "%s: %s", path, msg);
+			return ret;
+		}
+		run->bps += res.bps;
+		if (i == 0) {
+			run->duration = res.duration;
+			run->omit = res.omit;
+			if (!part->kernel_release[0] && res.system_info[0]) {
+				release_from_sysinfo(res.system_info, part->kernel_release,
+						     sizeof(part->kernel_release));
+				part->release_from_iperf = part->kernel_release[0];
+			}
+		}
+	}
+	return 0;
+}
+
+static int add_run(struct raw_set *s, size_t *cap, const struct raw_run *run)
+{
+	struct raw_run *tmp;
+
+	if (s->nruns == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		tmp = realloc(s->runs, *cap * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		s->runs = tmp;
+	}
+	s->runs[s->nruns++] = *run;
+	return 0;
+}
+
+static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
+		     char *err, size_t errlen)
+{
+	struct raw_part *part = &s->parts[pi];
+	char path[4096], rundir[4096], rec[4096], *buf;
+	char **runs = NULL;
+	struct raw_run *run;
+	size_t nruns = 0, i, len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/raw/%s/provenance.json", dir, part->name);
+	ret = raw_read_file(path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = raw_parse_provenance(path, buf, len, part, err, errlen);
+	free(buf);
+	if (ret)
+		return ret;
+
+	snprintf(path, sizeof(path), "%s/raw/%s/runs", dir, part->name);
+	ret = list_dir(path, false, &runs, &nruns, err, errlen);
+	if (ret)
+		return ret;
+	if (!nruns) {
+		seterr(err, errlen, "%s: no runs", path);
+		ret = -ENOENT;
+		goto out_free;
+	}
+	run = malloc(sizeof(*run));
+	if (!run) {
+		ret = -ENOMEM;
+		seterr(err, errlen, "%s: out of memory", path);
+		goto out_free;
+	}
+	for (i = 0; i < nruns; i++) {
+		ret = path_join(rundir, sizeof(rundir), path, runs[i], err, errlen);
+		if (ret)
+			break;
+		ret = path_join(rec, sizeof(rec), rundir, "record.json", err, errlen);
+		if (ret)
+			break;
+		ret = raw_read_file(rec, &buf, &len, err, errlen);
+		if (ret)
+			break;
+		ret = raw_parse_record(rec, buf, len, run, err, errlen);
+		free(buf);
+		if (ret)
+			break;
+		run->part = pi;
+		snprintf(run->name, sizeof(run->name), "%s", runs[i]);
+		ret = read_flows(rundir, run, part, err, errlen);
+		if (ret)
+			break;
+		ret = add_run(s, cap, run);
+		if (ret) {
+			seterr(err, errlen, "%s: out of memory", rundir);
+			break;
+		}
+	}
+	free(run);
+out_free:
+	free_names(runs, nruns);
+	return ret;
+}
+
+int raw_read_dir(const char *dir, struct raw_set *s, char *err, size_t errlen)
+{
+	char path[4096], **parts = NULL;
+	size_t nparts = 0, cap = 0, i;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/raw", dir);
+	ret = list_dir(path, true, &parts, &nparts, err, errlen);
+	if (ret)
+		return ret;
+	if (!nparts) {
+		seterr(err, errlen, "%s: no parts (no raw data)", path);
+		ret = -ENOENT;
+		goto out_free;
+	}
+	s->parts = calloc(nparts, sizeof(*s->parts));
+	if (!s->parts) {
+		seterr(err, errlen, "%s: out of memory", path);
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	s->nparts = nparts;
+	for (i = 0; i < nparts; i++) {
+		if (strlen(parts[i]) >= RAW_NAME_LEN) {
+			seterr(err, errlen, "%s/%s: name too long", path, parts[i]);
+			ret = -ENAMETOOLONG;
+			goto out_free;
+		}
+		strcpy(s->parts[i].name, parts[i]);
+		ret = read_part(dir, i, s, &cap, err, errlen);
+		if (ret)
+			goto out_free;
+	}
+	free_names(parts, nparts);
+	return 0;
+
+out_free:
+	free_names(parts, nparts);
+	raw_free(s);
+	return ret;
+}
+
+void raw_free(struct raw_set *s)
+{
+	free(s->parts);
+	free(s->runs);
+	memset(s, 0, sizeof(*s));
+}
