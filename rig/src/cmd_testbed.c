@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `brnf testbed up|down|flags|show`: the test bed by hand, for debugging and
+ * the integration tests. `up` keeps it after brnf exits until `down` (or
+ * `brnf cleanup`); the other subcommands act on the newest kept one.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brflags.h"
+#include "cmds.h"
+#include "lock.h"
+#include "netns.h"
+#include "nl.h"
+#include "opts.h"
+#include "sysctl.h"
+#include "testbed.h"
+#include "util.h"
+
+static int set_offloads(void *ctx, const char *v)
+{
+	bool *on = ctx;
+
+	if (!strcmp(v, "on"))
+		*on = true;
+	else if (!strcmp(v, "off"))
+		*on = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const struct opt testbed_up_opts[] = {
+	{ "--offloads", "on|off", "segmentation offloads on the veths (default off)",
+	  set_offloads },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static int tb_up(int argc, char **argv)
+{
+	struct testbed tb;
+	bool on = false;
+	unsigned int r;
+	int err;
+
+	if (opts_parse(testbed_up_opts, argc, argv, &on, NULL, 0) < 0)
+		return EXIT_USAGE;
+	err = lock_take();
+	if (err)
+		return EXIT_ERR;
+	lock_reap_stale(false);
+	err = testbed_up(&tb, on, true);
+	lock_release();
+	if (err)
+		return EXIT_ERR;
+	for (r = 0; r < TB_NROLES; r++)
+		printf("%s %s\n", tb_role_names[r], tb.ns[r]);
+	return EXIT_OK;
+}
+
+static int tb_down(int argc, char **argv)
+{
+	struct testbed tb;
+	char prefix[32];
+	int n = 0;
+
+	(void)argv;
+	if (argc) {
+		pr_err("testbed down takes no arguments");
+		return EXIT_USAGE;
+	}
+	while (testbed_find_kept(prefix, sizeof(prefix)) == 0) {
+		testbed_names(&tb, prefix);
+		testbed_down(&tb);
+		printf("removed %s\n", prefix);
+		if (++n > 64)
+			break;
+	}
+	return EXIT_OK;
+}
+
+static int kept_ap(struct testbed *tb)
+{
+	char prefix[32];
+
+	if (testbed_find_kept(prefix, sizeof(prefix))) {
+		pr_err("no test bed is up; run brnf testbed up first");
+		return -ENOENT;
+	}
+	testbed_names(tb, prefix);
+	return netns_enter(tb->ns[TB_AP]);
+}
+
+/* "iptables=1" -> family, value */
+static int parse_assign(const char *s, int *fam, bool *v)
+{
+	char name[32];
+	const char *eq = strchr(s, '=');
+
+	if (!eq || eq - s >= (int)sizeof(name))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - s), s);
+	*fam = brflags_family(name);
+	if (*fam < 0 || (strcmp(eq + 1, "0") && strcmp(eq + 1, "1")))
+		return -EINVAL;
+	*v = eq[1] == '1';
+	return 0;
+}
+
+/* testbed flags <br-lan|br-wlan|global> FAMILY=0|1 ... */
+static int tb_flags(int argc, char **argv)
+{
+	bool glob[BRNF_NFAMILIES], v;
+	struct testbed tb;
+	struct nl *nl;
+	int i, fam, err = 0;
+
+	if (argc < 2) {
+		pr_err("usage: brnf testbed flags BRIDGE|global FAMILY=0|1 ...");
+		return EXIT_USAGE;
+	}
+	for (i = 1; i < argc; i++)
+		if (parse_assign(argv[i], &fam, &v)) {
+			pr_err("\"%s\" is wrong: want iptables|ip6tables|arptables=0|1", argv[i]);
+			return EXIT_USAGE;
+		}
+	if (kept_ap(&tb))
+		return EXIT_ERR;
+	nl = calloc(1, sizeof(*nl));
+	if (!nl || nl_open(nl)) {
+		pr_err("rtnetlink socket in %s failed", tb.ns[TB_AP]);
+		free(nl);
+		return EXIT_ERR;
+	}
+	if (!strcmp(argv[0], "global"))
+		err = brflags_global_get(glob);
+	for (i = 1; i < argc && !err; i++) {
+		parse_assign(argv[i], &fam, &v);
+		if (!strcmp(argv[0], "global"))
+			glob[fam] = v;
+		else
+			err = brflags_set_one(nl, argv[0], fam, v);
+	}
+	if (!err && !strcmp(argv[0], "global"))
+		err = brflags_global_set(glob);
+	nl_close(nl);
+	free(nl);
+	netns_leave();
+	return err ? EXIT_ERR : EXIT_OK;
+}
+
+/* testbed show: global sysctls and per-bridge flags read back over rtnetlink. */
+static int tb_show(int argc, char **argv)
+{
+	bool v[BRNF_NFAMILIES];
+	struct testbed tb;
+	struct nl *nl;
+	unsigned int b;
+	int err;
+
+	(void)argc;
+	(void)argv;
+	if (kept_ap(&tb))
+		return EXIT_ERR;
+	nl = calloc(1, sizeof(*nl));
+	if (!nl || nl_open(nl)) {
+		free(nl);
+		return EXIT_ERR;
+	}
+	err = brflags_global_get(v);
+	if (!err)
+		printf("global %d %d %d\n", v[0], v[1], v[2]);
+	for (b = 0; b < TB_NBRIDGES && !err; b++) {
+		err = brflags_get(nl, tb_bridges[b], v);
+		if (!err)
+			printf("%s %d %d %d\n", tb_bridges[b], v[0], v[1], v[2]);
+	}
+	nl_close(nl);
+	free(nl);
+	netns_leave();
+	return err ? EXIT_ERR : EXIT_OK;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} subs[] = {
+	{ "up", tb_up },
+	{ "down", tb_down },
+	{ "flags", tb_flags },
+	{ "show", tb_show },
+};
+
+int cmd_testbed(int argc, char **argv)
+{
+	unsigned int i;
+
+	if (argc < 1) {
+		pr_err("usage: brnf testbed up|down|flags|show");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < ARRAY_SIZE(subs); i++)
+		if (!strcmp(argv[0], subs[i].name))
+			return subs[i].fn(argc - 1, argv + 1);
+	pr_err("testbed \"%s\" is unknown, try brnf help", argv[0]);
+	return EXIT_USAGE;
+}

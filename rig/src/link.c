@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Links over rtnetlink, as iproute2 ip/link_veth.c, ip/iplink_bridge.c,
+ * ip/ipaddress.c and ip/iproute.c build their requests.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+
+#include "link.h"
+#include "util.h"
+
+int link_index(const char *name)
+{
+	unsigned int idx = if_nametoindex(name);
+
+	if (!idx) {
+		pr_err("no link %s in this namespace", name);
+		return -ENODEV;
+	}
+	return idx;
+}
+
+static struct nlmsghdr *newlink_req(struct nl *nl, uint16_t flags, struct ifinfomsg **ifm)
+{
+	struct nlmsghdr *nlh;
+	void *hdr;
+
+	nlh = nl_req(nl, RTM_NEWLINK, flags, sizeof(**ifm), &hdr);
+	*ifm = hdr;
+	(*ifm)->ifi_family = AF_UNSPEC;
+	return nlh;
+}
+
+int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd)
+{
+	struct nlattr *linkinfo, *data, *peer_nest;
+	struct ifinfomsg *ifm, *pifm;
+	struct nlmsghdr *nlh;
+	char what[96];
+
+	nlh = newlink_req(nl, NLM_F_CREATE | NLM_F_EXCL, &ifm);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	peer_nest = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
+	/* The peer's own ifinfomsg, then its attributes (ip/link_veth.c). */
+	pifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*pifm));
+	pifm->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
+	if (peer_ns_fd >= 0)
+		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, peer_ns_fd);
+	mnl_attr_nest_end(nlh, peer_nest);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	snprintf(what, sizeof(what), "add veth %s peer %s", name, peer);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int link_add_bridge(struct nl *nl, const char *name)
+{
+	struct nlattr *linkinfo, *data;
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	char what[96];
+
+	nlh = newlink_req(nl, NLM_F_CREATE | NLM_F_EXCL, &ifm);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
+	mnl_attr_put_u32(nlh, IFLA_BR_FORWARD_DELAY, 0);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	snprintf(what, sizeof(what), "add bridge %s", name);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int link_set_master(struct nl *nl, const char *name, const char *master)
+{
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	int idx, midx;
+	char what[96];
+
+	idx = link_index(name);
+	midx = link_index(master);
+	if (idx < 0 || midx < 0)
+		return -ENODEV;
+	nlh = newlink_req(nl, 0, &ifm);
+	ifm->ifi_index = idx;
+	mnl_attr_put_u32(nlh, IFLA_MASTER, midx);
+	snprintf(what, sizeof(what), "set %s master %s", name, master);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int link_set_up(struct nl *nl, const char *name)
+{
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	char what[96];
+	int idx;
+
+	idx = link_index(name);
+	if (idx < 0)
+		return idx;
+	nlh = newlink_req(nl, 0, &ifm);
+	ifm->ifi_index = idx;
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+	snprintf(what, sizeof(what), "set %s up", name);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+/* "addr/len" into family, bytes and prefix length. */
+static int parse_prefix(const char *s, int *family, unsigned char addr[16], unsigned int *plen,
+			bool need_len)
+{
+	char buf[64], *slash;
+	unsigned long l;
+
+	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
+		return -EINVAL;
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash++ = '\0';
+	else if (need_len)
+		return -EINVAL;
+	if (inet_pton(AF_INET, buf, addr) == 1)
+		*family = AF_INET;
+	else if (inet_pton(AF_INET6, buf, addr) == 1)
+		*family = AF_INET6;
+	else
+		return -EINVAL;
+	if (slash) {
+		if (parse_uint(slash, 0, *family == AF_INET ? 32 : 128, &l))
+			return -EINVAL;
+		*plen = l;
+	}
+	return 0;
+}
+
+int addr_add(struct nl *nl, const char *name, const char *cidr)
+{
+	unsigned char addr[16];
+	struct ifaddrmsg *ifa;
+	struct nlmsghdr *nlh;
+	unsigned int plen = 0;
+	int family, idx;
+	char what[128];
+	void *hdr;
+
+	if (parse_prefix(cidr, &family, addr, &plen, true)) {
+		pr_err("internal error: bad address %s", cidr);
+		return -EINVAL;
+	}
+	idx = link_index(name);
+	if (idx < 0)
+		return idx;
+	nlh = nl_req(nl, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, sizeof(*ifa), &hdr);
+	ifa = hdr;
+	ifa->ifa_family = family;
+	ifa->ifa_prefixlen = plen;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = idx;
+	mnl_attr_put(nlh, IFA_LOCAL, family == AF_INET ? 4 : 16, addr);
+	mnl_attr_put(nlh, IFA_ADDRESS, family == AF_INET ? 4 : 16, addr);
+	if (family == AF_INET6) {
+		/* Usable at once: no duplicate address detection. */
+		ifa->ifa_flags = IFA_F_NODAD;
+		mnl_attr_put_u32(nlh, IFA_FLAGS, IFA_F_NODAD);
+	}
+	snprintf(what, sizeof(what), "add address %s dev %s", cidr, name);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int route_add_default(struct nl *nl, const char *gw)
+{
+	unsigned char addr[16];
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	unsigned int plen;
+	char what[96];
+	int family;
+	void *hdr;
+
+	if (parse_prefix(gw, &family, addr, &plen, false)) {
+		pr_err("internal error: bad gateway %s", gw);
+		return -EINVAL;
+	}
+	nlh = nl_req(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, sizeof(*rtm), &hdr);
+	rtm = hdr;
+	rtm->rtm_family = family;
+	rtm->rtm_dst_len = 0;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_protocol = RTPROT_STATIC;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = RTN_UNICAST;
+	mnl_attr_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
+	mnl_attr_put(nlh, RTA_GATEWAY, family == AF_INET ? 4 : 16, addr);
+	snprintf(what, sizeof(what), "add default route via %s", gw);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Links over rtnetlink: veth pairs, bridges, ports, up, addresses, routes. */
+#ifndef BRNF_LINK_H
+#define BRNF_LINK_H
+
+#include <stdbool.h>
+#include "nl.h"
+
+/* veth <name> here, its peer <peer> created directly in the namespace peer_ns_fd. */
+int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd);
+/* Bridge with STP off and forward_delay 0, so ports forward at once. */
+int link_add_bridge(struct nl *nl, const char *name);
+int link_set_master(struct nl *nl, const char *name, const char *master);
+int link_set_up(struct nl *nl, const char *name);
+/* "198.18.1.1/24" or "2001:2:0:1::1/64"; IPv6 ones with IFA_F_NODAD. */
+int addr_add(struct nl *nl, const char *name, const char *cidr);
+/* Default route via gw ("198.18.1.1" or "2001:2:0:1::1"). */
+int route_add_default(struct nl *nl, const char *gw);
+/* ifindex of name in the current namespace, or -ENODEV (with a message). */
+int link_index(const char *name);
+
+#endif

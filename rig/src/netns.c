@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Network namespaces made as iproute2 `ip netns add` makes them: /run/netns is a
+ * shared mount point, a child unshares its network namespace and bind mounts
+ * /proc/self/ns/net onto /run/netns/<name>. Entering is setns().
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "util.h"
+
+static int root_fd = -1;
+static struct stat root_st;
+static char cur_name[64];
+
+int netns_init(void)
+{
+	root_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (root_fd < 0 || fstat(root_fd, &root_st))
+		return -errno;
+	return 0;
+}
+
+static int ns_path(char *buf, size_t len, const char *name)
+{
+	if (!*name || strchr(name, '/') ||
+	    snprintf(buf, len, NETNS_RUN_DIR "/%s", name) >= (int)len)
+		return -EINVAL;
+	return 0;
+}
+
+/* As iproute2 netns_add(): make NETNS_RUN_DIR a shared mount point. */
+static int make_run_dir_shared(void)
+{
+	bool made = false;
+
+	if (mkdir(NETNS_RUN_DIR, 0755) && errno != EEXIST)
+		return -errno;
+	while (mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL)) {
+		if (errno != EINVAL || made)
+			return -errno;
+		if (mount(NETNS_RUN_DIR, NETNS_RUN_DIR, "none", MS_BIND | MS_REC, NULL))
+			return -errno;
+		made = true;
+	}
+	return 0;
+}
+
+int netns_add(const char *name)
+{
+	char path[256];
+	int fd, err, status;
+	pid_t pid;
+
+	err = ns_path(path, sizeof(path), name);
+	if (err)
+		return err;
+	err = make_run_dir_shared();
+	if (err) {
+		pr_err("mount --make-shared %s: %s", NETNS_RUN_DIR, strerror(-err));
+		return err;
+	}
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("create %s: %s", path, strerror(errno));
+		return err;
+	}
+	close(fd);
+
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out_unlink;
+	}
+	if (pid == 0) {
+		/* The child's namespace lives on in the bind mount. */
+		if (unshare(CLONE_NEWNET) ||
+		    mount("/proc/self/ns/net", path, "none", MS_BIND, NULL))
+			_exit(errno & 0xff);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0) {
+		err = -errno;
+		goto out_unlink;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		err = WIFEXITED(status) ? -WEXITSTATUS(status) : -ECHILD;
+		pr_err("network namespace %s: %s", name, strerror(-err));
+		goto out_unlink;
+	}
+	return 0;
+
+out_unlink:
+	unlink(path);
+	return err;
+}
+
+int netns_open(const char *name)
+{
+	char path[256];
+	int fd, err;
+
+	err = ns_path(path, sizeof(path), name);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int netns_kill_pids(const char *name, int sig)
+{
+	char path[256], nspath[300];
+	struct stat ns, st;
+	struct dirent *de;
+	int err, n = 0;
+	DIR *d;
+
+	err = ns_path(path, sizeof(path), name);
+	if (err)
+		return err;
+	if (stat(path, &ns))
+		return -errno;
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		pid_t pid = atoi(de->d_name);
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(nspath, sizeof(nspath), "/proc/%d/ns/net", pid);
+		if (stat(nspath, &st))
+			continue;
+		if (st.st_dev == ns.st_dev && st.st_ino == ns.st_ino) {
+			kill(pid, sig);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+int netns_del(const char *name)
+{
+	char path[256];
+	int err, i;
+
+	err = ns_path(path, sizeof(path), name);
+	if (err)
+		return err;
+	if (!path_exists(path))
+		return 0;
+	/* Processes left inside (iperf3 of a killed run) keep it alive: end them. */
+	for (i = 0; i < 50 && netns_kill_pids(name, SIGKILL) > 0; i++)
+		usleep(20000);
+	if (umount2(path, MNT_DETACH) && errno != EINVAL && errno != ENOENT) {
+		err = -errno;
+		pr_err("umount %s: %s", path, strerror(errno));
+		return err;
+	}
+	if (unlink(path) && errno != ENOENT) {
+		err = -errno;
+		pr_err("unlink %s: %s", path, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+int netns_enter(const char *name)
+{
+	int fd, err = 0;
+
+	if (strncmp(name, NETNS_PREFIX, strlen(NETNS_PREFIX))) {
+		pr_err("internal error: refusing to enter namespace %s", name);
+		abort();
+	}
+	fd = netns_open(name);
+	if (fd < 0) {
+		pr_err("open network namespace %s: %s", name, strerror(-fd));
+		return fd;
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		err = -errno;
+		pr_err("setns %s: %s", name, strerror(errno));
+	} else {
+		snprintf(cur_name, sizeof(cur_name), "%s", name);
+	}
+	close(fd);
+	return err;
+}
+
+int netns_leave(void)
+{
+	if (root_fd < 0)
+		return -EBADF;
+	if (setns(root_fd, CLONE_NEWNET))
+		return -errno;
+	cur_name[0] = '\0';
+	return 0;
+}
+
+const char *netns_current(void)
+{
+	return cur_name[0] ? cur_name : NULL;
+}
+
+void netns_assert_brnf(const char *what)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st) ||
+	    (st.st_dev == root_st.st_dev && st.st_ino == root_st.st_ino) ||
+	    strncmp(cur_name, NETNS_PREFIX, strlen(NETNS_PREFIX))) {
+		pr_err("internal error: %s outside a brnf network namespace", what);
+		abort();
+	}
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtnetlink over libmnl, as in libmnl's examples/rtnl and iproute2's
+ * lib/mnl_utils.c: NETLINK_EXT_ACK on, and the kernel's own message printed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "netns.h"
+#include "nl.h"
+#include "util.h"
+
+int nl_open(struct nl *nl)
+{
+	int one = 1;
+	const char *ns;
+
+	netns_assert_brnf("opening rtnetlink");
+	ns = netns_current();
+	snprintf(nl->ns, sizeof(nl->ns), "%s", ns ? ns : "?");
+	nl->sock = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl->sock)
+		return -errno;
+	/* Best effort, as iproute2: old kernels lack them. */
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int err = -errno;
+
+		mnl_socket_close(nl->sock);
+		nl->sock = NULL;
+		return err;
+	}
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = time(NULL);
+	return 0;
+}
+
+void nl_close(struct nl *nl)
+{
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	nl->sock = NULL;
+}
+
+struct nlmsghdr *nl_req(struct nl *nl, uint16_t type, uint16_t flags, size_t hdrlen,
+			void **hdr)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	*hdr = mnl_nlmsg_put_extra_header(nlh, hdrlen);
+	return nlh;
+}
+
+/* One request's state: the ack/error seen and the caller's data callback. */
+struct ack {
+	int err;
+	char msg[256];
+	mnl_cb_t cb;
+	void *data;
+};
+
+static int extack_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(attr);
+
+	if (type > NLMSGERR_ATTR_MAX)
+		return MNL_CB_OK;
+	if (type == NLMSGERR_ATTR_MSG && mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+		return MNL_CB_OK;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/* NLMSG_ERROR: the ack (error 0) or an error with the kernel's extack message. */
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct ack *ack = data;
+	unsigned int off = sizeof(*e);
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
+		ack->err = -EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	ack->err = e->error;
+	if (!e->error)
+		return MNL_CB_STOP;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += mnl_nlmsg_get_payload_len(&e->msg);
+		if (mnl_attr_parse(nlh, off, extack_attr_cb, tb) == MNL_CB_OK &&
+		    tb[NLMSGERR_ATTR_MSG])
+			snprintf(ack->msg, sizeof(ack->msg), "%s",
+				 mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
+	}
+	return MNL_CB_ERROR;
+}
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ack *ack = data;
+
+	return ack->cb ? ack->cb(nlh, ack->data) : MNL_CB_OK;
+}
+
+int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data, const char *what)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
+	struct ack ack = { .cb = cb, .data = data };
+	char rbuf[32768];
+	unsigned int seq = nlh->nlmsg_seq;
+	ssize_t n;
+	int ret;
+
+	ctl[NLMSG_ERROR] = error_cb;
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		pr_err("netlink send (%s in %s): %s", what, nl->ns, strerror(errno));
+		return ret;
+	}
+	for (;;) {
+		n = mnl_socket_recvfrom(nl->sock, rbuf, sizeof(rbuf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			pr_err("netlink receive (%s in %s): %s", what, nl->ns, strerror(errno));
+			return ret;
+		}
+		ack.err = 0;
+		ret = mnl_cb_run2(rbuf, n, seq, nl->portid, data_cb, &ack,
+				  ctl, ARRAY_SIZE(ctl));
+		if (ret == MNL_CB_STOP)
+			return 0;
+		if (ret == MNL_CB_ERROR) {
+			int err = ack.err ? ack.err : -errno;
+
+			if (!err)
+				err = -EIO;
+			if (ack.msg[0])
+				fprintf(stderr, "Error: %s (%s in %s)\n", ack.msg, what, nl->ns);
+			else
+				fprintf(stderr, "Error: %s (%s in %s)\n", strerror(-err), what,
+					nl->ns);
+			return err;
+		}
+	}
+}

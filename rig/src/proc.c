@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Child processes, as iproute2 lib/exec.c cmd_exec(): fork, enter the
+ * namespace in the child, exec; the parent waits. Every child is remembered
+ * so a signal can end them all.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "proc.h"
+#include "util.h"
+
+#define MAX_CHILDREN 256
+
+static pid_t children[MAX_CHILDREN];
+
+static void child_add(pid_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i]) {
+			children[i] = pid;
+			return;
+		}
+}
+
+static void child_del(pid_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid)
+			children[i] = 0;
+}
+
+static void child_exec(const char *ns, char *const argv[], int out_fd, int err_fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(127);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (ns) {
+		if (netns_enter(ns))
+			_exit(127);
+		netns_assert_brnf(argv[0]);
+	}
+	dup2(null, 0);
+	dup2(out_fd >= 0 ? out_fd : null, 1);
+	dup2(err_fd >= 0 ? err_fd : null, 2);
+	execvp(argv[0], argv);
+	fprintf(stderr, "brnf: exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+pid_t proc_spawn(const char *ns, char *const argv[], int out_fd, int err_fd)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child_exec(ns, argv, out_fd, err_fd);
+	child_add(pid);
+	return pid;
+}
+
+static int decode(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+int proc_poll(pid_t pid, int *status)
+{
+	int st;
+	pid_t r = waitpid(pid, &st, WNOHANG);
+
+	if (r < 0) {
+		child_del(pid);
+		return -errno;
+	}
+	if (r == 0)
+		return 1;
+	child_del(pid);
+	*status = decode(st);
+	return 0;
+}
+
+int proc_wait(pid_t pid, double timeout)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	double end = now_sec() + timeout;
+	int status, r;
+
+	for (;;) {
+		r = proc_poll(pid, &status);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			return status;
+		if (brnf_stop)
+			return -EINTR;
+		if (timeout >= 0 && now_sec() > end)
+			return -ETIMEDOUT;
+		nanosleep(&tick, NULL);
+	}
+}
+
+static char *slurp_fd(int fd)
+{
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *buf;
+
+	if (len < 0)
+		len = 0;
+	buf = malloc(len + 1);
+	if (!buf)
+		return NULL;
+	if (pread(fd, buf, len, 0) != len)
+		len = 0;
+	buf[len] = '\0';
+	return buf;
+}
+
+int proc_run(const char *ns, char *const argv[], char **out, char **err, double timeout)
+{
+	int ofd, efd, ret;
+	pid_t pid;
+
+	ofd = memfd_create("brnf-out", MFD_CLOEXEC);
+	efd = memfd_create("brnf-err", MFD_CLOEXEC);
+	if (ofd < 0 || efd < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	pid = proc_spawn(ns, argv, ofd, efd);
+	if (pid < 0) {
+		ret = pid;
+		goto out_close;
+	}
+	ret = proc_wait(pid, timeout);
+	if (ret < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		child_del(pid);
+	}
+	if (out)
+		*out = slurp_fd(ofd);
+	if (err)
+		*err = slurp_fd(efd);
+out_close:
+	if (ofd >= 0)
+		close(ofd);
+	if (efd >= 0)
+		close(efd);
+	return ret;
+}
+
+void proc_kill_all(void)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	unsigned int i, n;
+	double end;
+	int st;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i])
+			kill(children[i], SIGTERM);
+	end = now_sec() + 2;
+	do {
+		for (i = 0, n = 0; i < MAX_CHILDREN; i++) {
+			if (!children[i])
+				continue;
+			if (waitpid(children[i], &st, WNOHANG) != 0)
+				children[i] = 0;
+			else
+				n++;
+		}
+		if (n)
+			nanosleep(&tick, NULL);
+	} while (n && now_sec() < end);
+	for (i = 0; i < MAX_CHILDREN; i++) {
+		if (!children[i])
+			continue;
+		kill(children[i], SIGKILL);
+		waitpid(children[i], &st, 0);
+		children[i] = 0;
+	}
+}
+
+void proc_first_error(const char *s, char *buf, size_t len)
+{
+	const char *line = NULL, *p, *e;
+
+	buf[0] = '\0';
+	if (!s)
+		return;
+	for (p = s; *p; p = e + 1) {
+		e = strchrnul(p, '\n');
+		if (!line && e > p)
+			line = p;	/* the first non-empty line, unless ... */
+		if (memmem(p, e - p, "rror", 4)) {
+			line = p;	/* ... a line says "Error" */
+			break;
+		}
+		if (!*e)
+			break;
+	}
+	if (!line)
+		return;
+	e = strchrnul(line, '\n');
+	snprintf(buf, len, "%.*s", (int)(e - line), line);
+}

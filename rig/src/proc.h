@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Child processes (iperf3, nft, iptables) run inside a brnf namespace. */
+#ifndef BRNF_PROC_H
+#define BRNF_PROC_H
+
+#include <sys/types.h>
+
+/*
+ * fork; the child dies with us (PR_SET_PDEATHSIG), enters namespace ns (NULL:
+ * stay), gets stdout/stderr from out_fd/err_fd (-1: /dev/null) and execs argv.
+ * The pid is remembered until proc_wait() reaps it. Returns pid or -errno.
+ */
+pid_t proc_spawn(const char *ns, char *const argv[], int out_fd, int err_fd);
+/*
+ * Wait for pid up to timeout seconds (< 0: no limit). Returns the exit status
+ * (0..255, 128+sig when killed), -ETIMEDOUT, or -EINTR when brnf_stop is set.
+ * The child is still running after -ETIMEDOUT/-EINTR.
+ */
+int proc_wait(pid_t pid, double timeout);
+/* Is pid still running (not yet reaped)? */
+int proc_poll(pid_t pid, int *status);
+/* Run argv in ns and collect stdout/stderr (malloc'd, NUL-terminated; NULL ok). */
+int proc_run(const char *ns, char *const argv[], char **out, char **err, double timeout);
+/* SIGTERM, then SIGKILL, every child still known; reap them. */
+void proc_kill_all(void);
+/* First line of s that starts with "Error" (or the first line) into buf. */
+void proc_first_error(const char *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The namespace test bed: three namespaces, two veth pairs, two bridges. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "link.h"
+#include "lock.h"
+#include "netns.h"
+#include "nl.h"
+#include "sysctl.h"
+#include "testbed.h"
+#include "util.h"
+
+const char *const tb_role_names[TB_NROLES] = { "ap", "sta", "pc" };
+const char *const tb_bridges[TB_NBRIDGES] = { "br-wlan", "br-lan" };
+const char *const tb_bridge_port[TB_NBRIDGES] = { "wlan0", "eth0" };
+
+static const struct tb_veth veths[TB_NVETHS] = {
+	{ TB_AP, "wlan0", {} }, { TB_AP, "eth0", {} },
+	{ TB_STA, "wlan0", {} }, { TB_PC, "eth0", {} },
+};
+
+/* One host side: its link, addresses and default routes. */
+static const struct {
+	enum tb_role role;
+	const char *ifname;
+	const char *addr[2];
+	const char *gw[2];
+} hosts[] = {
+	{ TB_STA, "wlan0", { "198.18.1.2/24", "2001:2:0:1::2/64" },
+	  { "198.18.1.1", "2001:2:0:1::1" } },
+	{ TB_PC, "eth0", { "198.18.2.2/24", "2001:2:0:2::2/64" },
+	  { "198.18.2.1", "2001:2:0:2::1" } },
+};
+
+static const char *const bridge_addr[TB_NBRIDGES][2] = {
+	{ "198.18.1.1/24", "2001:2:0:1::1/64" },
+	{ "198.18.2.1/24", "2001:2:0:2::1/64" },
+};
+
+void testbed_names(struct testbed *tb, const char *prefix)
+{
+	unsigned int r;
+
+	snprintf(tb->prefix, sizeof(tb->prefix), "%s", prefix);
+	for (r = 0; r < TB_NROLES; r++)
+		snprintf(tb->ns[r], sizeof(tb->ns[r]), "%s-%s", prefix, tb_role_names[r]);
+	memcpy(tb->veth, veths, sizeof(veths));
+}
+
+/* Settings every namespace gets: no DAD, lo up. */
+static int ns_common(struct nl *nl)
+{
+	int err;
+
+	err = sysctl_write("net.ipv6.conf.all.accept_dad", "0");
+	if (!err)
+		err = sysctl_write("net.ipv6.conf.default.accept_dad", "0");
+	if (!err)
+		err = link_set_up(nl, "lo");
+	return err;
+}
+
+static int ap_setup(struct testbed *tb, struct nl *nl)
+{
+	int err, fd, i;
+
+	err = sysctl_write("net.ipv4.ip_forward", "1");
+	if (!err)
+		err = sysctl_write("net.ipv6.conf.all.forwarding", "1");
+	if (err)
+		return err;
+	for (i = 0; i < TB_NBRIDGES; i++) {
+		enum tb_role peer = i == 0 ? TB_STA : TB_PC;
+
+		fd = netns_open(tb->ns[peer]);
+		if (fd < 0)
+			return fd;
+		err = link_add_veth(nl, tb_bridge_port[i], tb_bridge_port[i], fd);
+		close(fd);
+		if (!err)
+			err = link_add_bridge(nl, tb_bridges[i]);
+		if (!err)
+			err = link_set_master(nl, tb_bridge_port[i], tb_bridges[i]);
+		if (!err)
+			err = link_set_up(nl, tb_bridge_port[i]);
+		if (!err)
+			err = link_set_up(nl, tb_bridges[i]);
+		if (!err)
+			err = addr_add(nl, tb_bridges[i], bridge_addr[i][0]);
+		if (!err)
+			err = addr_add(nl, tb_bridges[i], bridge_addr[i][1]);
+		if (err)
+			return err;
+	}
+	tb->br_netfilter = sysctl_have_br_netfilter();
+	return 0;
+}
+
+static int host_setup(struct nl *nl, unsigned int h)
+{
+	int err, i;
+
+	err = link_set_up(nl, hosts[h].ifname);
+	for (i = 0; i < 2 && !err; i++)
+		err = addr_add(nl, hosts[h].ifname, hosts[h].addr[i]);
+	for (i = 0; i < 2 && !err; i++)
+		err = route_add_default(nl, hosts[h].gw[i]);
+	return err;
+}
+
+static int offloads_setup(struct testbed *tb, enum tb_role role)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < TB_NVETHS; i++) {
+		if (tb->veth[i].role != role)
+			continue;
+		err = offload_set(tb->veth[i].ifname, tb->offloads_on);
+		if (!err)
+			err = offload_get(tb->veth[i].ifname, tb->veth[i].offload);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Configure one namespace from inside it. */
+static int role_setup(struct testbed *tb, enum tb_role role)
+{
+	struct nl *nl;
+	int err;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	err = netns_enter(tb->ns[role]);
+	if (err)
+		goto out_free;
+	err = nl_open(nl);
+	if (err) {
+		pr_err("rtnetlink socket in %s: %s", tb->ns[role], strerror(-err));
+		goto out_leave;
+	}
+	err = ns_common(nl);
+	if (!err && role == TB_AP)
+		err = ap_setup(tb, nl);
+	else if (!err)
+		err = host_setup(nl, role == TB_STA ? 0 : 1);
+	if (!err)
+		err = offloads_setup(tb, role);
+	nl_close(nl);
+out_leave:
+	netns_leave();
+out_free:
+	free(nl);
+	return err;
+}
+
+int testbed_up(struct testbed *tb, bool offloads_on, bool keep)
+{
+	char prefix[32];
+	unsigned int r;
+	int err;
+
+	memset(tb, 0, sizeof(*tb));
+	snprintf(prefix, sizeof(prefix), NETNS_PREFIX "%d", getpid());
+	testbed_names(tb, prefix);
+	tb->offloads_on = offloads_on;
+	err = lock_claim(tb->prefix, keep);
+	if (err)
+		return err;
+	for (r = 0; r < TB_NROLES; r++) {
+		err = netns_add(tb->ns[r]);
+		if (err)
+			goto out_down;
+		tb->created[r] = true;
+	}
+	/* The hosts first: the ap moves the veth peers into them. */
+	err = role_setup(tb, TB_AP);
+	if (!err)
+		err = role_setup(tb, TB_STA);
+	if (!err)
+		err = role_setup(tb, TB_PC);
+	if (err)
+		goto out_down;
+	return 0;
+
+out_down:
+	testbed_down(tb);
+	return err;
+}
+
+void testbed_down(struct testbed *tb)
+{
+	unsigned int r;
+
+	/* Deleting the namespaces deletes the veths and bridges in them. */
+	for (r = 0; r < TB_NROLES; r++)
+		if (netns_del(tb->ns[r]) == 0)
+			tb->created[r] = false;
+	lock_unclaim(tb->prefix);
+}
+
+int testbed_find_kept(char *prefix, size_t len)
+{
+	struct dirent *de;
+	time_t best = 0;
+	struct stat st;
+	char path[300];
+	DIR *d;
+
+	prefix[0] = '\0';
+	d = opendir(BRNF_RUN_DIR);
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		char *dot = strrchr(de->d_name, '.');
+
+		if (!dot || strcmp(dot, ".keep"))
+			continue;
+		snprintf(path, sizeof(path), BRNF_RUN_DIR "/%s", de->d_name);
+		if (stat(path, &st) || st.st_mtime < best)
+			continue;
+		best = st.st_mtime;
+		snprintf(prefix, len, "%.*s", (int)(dot - de->d_name), de->d_name);
+	}
+	closedir(d);
+	return prefix[0] ? 0 : -ENOENT;
+}

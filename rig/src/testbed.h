@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The namespace test bed (the seed's topology):
+ *
+ *   sta: wlan0 ==veth== wlan0 -[br-wlan]  ap  [br-lan]- eth0 ==veth== eth0 :pc
+ *        198.18.1.2/24       198.18.1.1/24     198.18.2.1/24          198.18.2.2/24
+ *        2001:2:0:1::2/64    2001:2:0:1::1/64  2001:2:0:2::1/64       2001:2:0:2::2/64
+ *
+ * ap routes between br-wlan and br-lan (IPv4 and IPv6 forwarding on).
+ */
+#ifndef BRNF_TESTBED_H
+#define BRNF_TESTBED_H
+
+#include <stdbool.h>
+#include "matrix.h"
+#include "offload.h"
+
+enum tb_role { TB_AP, TB_STA, TB_PC, TB_NROLES };
+extern const char *const tb_role_names[TB_NROLES];	/* "ap", "sta", "pc" */
+
+#define TB_NBRIDGES 2
+#define TB_NVETHS 4
+extern const char *const tb_bridges[TB_NBRIDGES];	/* "br-wlan", "br-lan" */
+extern const char *const tb_bridge_port[TB_NBRIDGES];	/* "wlan0", "eth0" */
+#define TB_PC_ADDR4 "198.18.2.2"	/* where the iperf3 servers listen */
+#define TB_STA_ADDR4 "198.18.1.2"
+
+struct tb_veth {
+	enum tb_role role;
+	const char *ifname;
+	bool offload[OFFLOAD_N];	/* read back after setting */
+};
+
+struct testbed {
+	char prefix[32];			/* brnf<pid> */
+	char ns[TB_NROLES][48];			/* brnf<pid>-ap, ... */
+	bool created[TB_NROLES];
+	bool offloads_on;
+	bool br_netfilter;			/* /proc/sys/net/bridge in ap */
+	struct tb_veth veth[TB_NVETHS];
+};
+
+/* Build it; on error everything made so far is removed again. keep: `testbed up`. */
+int testbed_up(struct testbed *tb, bool offloads_on, bool keep);
+/* Remove it (kills what runs inside, deletes the namespaces). */
+void testbed_down(struct testbed *tb);
+/* Fill tb from a prefix (for `testbed down` / `testbed flags` of a kept one). */
+void testbed_names(struct testbed *tb, const char *prefix);
+/* The newest kept test bed's prefix, for the debugging subcommands. */
+int testbed_find_kept(char *prefix, size_t len);
+
+#endif

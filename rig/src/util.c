@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Small helpers shared by the run side: error lines, files, hashing. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/evp.h>
+
+#include "util.h"
+
+volatile sig_atomic_t brnf_stop;
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("brnf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void pr_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!getenv("BRNF_DEBUG"))
+		return;
+	fputs("brnf: debug: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int read_file(const char *path, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *nbuf;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out_close;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			cap *= 2;
+			nbuf = realloc(buf, cap);
+			if (!nbuf) {
+				err = -ENOMEM;
+				goto out_free;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out_free;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+	return err;
+}
+
+int write_file(const char *path, const char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		buf += n;
+		len -= n;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int mkdir_p(const char *path)
+{
+	char tmp[4096], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) ? -errno : 0;
+	return unlink(path) ? -errno : 0;
+}
+
+int rm_rf(const char *path)
+{
+	if (!path_exists(path))
+		return 0;
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t' ||
+		     s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *v)
+{
+	unsigned long x;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || *end || x < min || x > max)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int sha256_buf(const void *buf, size_t len, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen, i;
+
+	if (!EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL))
+		return -EIO;
+	for (i = 0; i < mdlen && i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	hex[64] = '\0';
+	return 0;
+}
+
+int sha256_file(const char *path, char hex[65])
+{
+	size_t len;
+	char *buf;
+	int err;
+
+	err = read_file(path, &buf, &len);
+	if (err)
+		return err;
+	err = sha256_buf(buf, len, hex);
+	free(buf);
+	return err;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	brnf_stop = 1;
+}
+
+void signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}

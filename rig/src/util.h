@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the run side: error lines, files, exit codes. */
+#ifndef BRNF_UTIL_H
+#define BRNF_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <signal.h>
+#include <sys/types.h>
+
+/* Exit codes of the brnf command (documented in `brnf help`). */
+enum brnf_exit {
+	EXIT_OK = 0,		/* everything worked */
+	EXIT_ERR = 1,		/* an error; one line on stderr says what */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_MISMATCH = 3,	/* a run's filtering verification said "no" */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "brnf: <message>" on stderr, one line. */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, but only when BRNF_DEBUG is set in the environment. */
+void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Read a whole file (NUL-terminated, *len without the NUL). 0 or -errno. */
+int read_file(const char *path, char **buf, size_t *len);
+/* Write buf to path (created 0644, truncated). 0 or -errno. */
+int write_file(const char *path, const char *buf, size_t len);
+/* mkdir -p with mode 0755. 0 or -errno. */
+int mkdir_p(const char *path);
+/* rm -rf path (does not cross into other file systems' mount points). */
+int rm_rf(const char *path);
+bool path_exists(const char *path);
+/* Remove trailing whitespace in place. */
+void chomp(char *s);
+/* Parse an unsigned decimal in [min, max]. 0 or -EINVAL. */
+int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *v);
+/* Monotonic clock in seconds. */
+double now_sec(void);
+/* sha256 of a file as 64 hex characters; 0 or -errno. */
+int sha256_file(const char *path, char hex[65]);
+int sha256_buf(const void *buf, size_t len, char hex[65]);
+
+/* Set by the SIGINT/SIGTERM handler; loops check it and unwind. */
+extern volatile sig_atomic_t brnf_stop;
+void signals_install(void);
+
+#endif
