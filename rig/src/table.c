@@ -271,6 +271,26 @@ int table_print_md(struct table *t, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+static size_t last_shown(const struct table *t)
+{
+	size_t c, last = 0;
+
+	for (c = 0; c < t->ncols; c++)
+		if (shown(&t->cols[c]))
+			last = c;
+	return last;
+}
+
+/* no trailing blanks: the last column is not padded on its right */
+static void print_text_cell(const struct table *t, FILE *f, const char *s, size_t c,
+			    enum tcol_align a)
+{
+	if (c == last_shown(t) && a == TA_LEFT)
+		fputs(s, f);
+	else
+		print_aligned(f, s, t->cols[c].width, a);
+}
+
 int table_print_text(struct table *t, FILE *f)
 {
 	bool first;
@@ -292,7 +312,7 @@ int table_print_text(struct table *t, FILE *f)
 			continue;
 		if (!first)
 			fputs("  ", f);
-		print_aligned(f, t->cols[c].header, t->cols[c].width, t->cols[c].align);
+		print_text_cell(t, f, t->cols[c].header, c, t->cols[c].align);
 		first = false;
 	}
 	fputc('\n', f);
@@ -306,8 +326,7 @@ int table_print_text(struct table *t, FILE *f)
 				continue;
 			if (!first)
 				fputs("  ", f);
-			print_aligned(f, text_of(cell(t, r, c)), t->cols[c].width,
-				      t->cols[c].align);
+			print_text_cell(t, f, text_of(cell(t, r, c)), c, t->cols[c].align);
 			first = false;
 		}
 		fputc('\n', f);
