@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iperf3 flows across the test bed. Servers run in pc, clients in sta, one
+ * server per flow on ports port0, port0+1, ...; upload (sta -> pc) is a
+ * plain client, download (pc -> sta) a client with -R, so the receiver's rate
+ * is always in the client's -J output (end.sum_received).
+ */
+#ifndef BRNF_IPERF_H
+#define BRNF_IPERF_H
+
+#include <stdbool.h>
+#include "testbed.h"
+
+#define IPERF_PORT0 5201
+#define IPERF_MAX_FLOWS 64
+
+struct flow_opts {
+	unsigned int nflows;
+	unsigned int time;	/* -t */
+	unsigned int omit;	/* -O */
+	bool reverse;		/* -R: download */
+};
+
+/*
+ * Start the servers, wait until they listen, start all clients together,
+ * wait for them (time + omit + a margin) and save each client's output as
+ * <dir>/flow-<i>.json. bps[i] = received rate of flow i. A failed flow is one
+ * line naming it and -EIO; -EINTR when brnf_stop was set.
+ */
+int flows_run(const struct testbed *tb, const struct flow_opts *o, const char *dir,
+	      double *bps);
+/* "iperf 3.12" (first line of iperf3 --version); -ENOENT when not installed. */
+int iperf_version(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Firewall rulesets: files under rig/rulesets, loaded with nft inside the AP. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+#include "ruleset.h"
+#include "util.h"
+#include "version.h"
+
+int ruleset_path(const char *name, char *buf, size_t len)
+{
+	if (!*name || strchr(name, '/') ||
+	    snprintf(buf, len, "%s/rulesets/%s.nft", brnf_datadir(), name) >= (int)len)
+		return -EINVAL;
+	if (!path_exists(buf)) {
+		pr_err("ruleset %s: no file %s", name, buf);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int ruleset_digest(const char *name, char hex[65])
+{
+	char path[512];
+	int err;
+
+	err = ruleset_path(name, path, sizeof(path));
+	if (err)
+		return err;
+	err = sha256_file(path, hex);
+	if (err)
+		pr_err("ruleset %s: read %s: %s", name, path, strerror(-err));
+	return err;
+}
+
+/* Run nft with args in ns; on failure one line with what and nft's error. */
+static int nft(const char *ns, char *const argv[], const char *what)
+{
+	char *out = NULL, *err = NULL, line[300];
+	int ret;
+
+	ret = proc_run(ns, argv, &out, &err, 30);
+	if (ret) {
+		proc_first_error(err, line, sizeof(line));
+		if (ret == 127)
+			pr_err("%s: cannot run nft (is the nftables package installed?)", what);
+		else
+			pr_err("%s: %s", what, line[0] ? line : "nft failed");
+		ret = ret < 0 ? ret : -EIO;
+	}
+	free(out);
+	free(err);
+	return ret;
+}
+
+int ruleset_load(const char *ns, const char *name)
+{
+	char path[512], what[600];
+	char *flush[] = { "nft", "flush", "ruleset", NULL };
+	char *load[] = { "nft", "-f", path, NULL };
+	int err;
+
+	err = ruleset_path(name, path, sizeof(path));
+	if (err)
+		return err;
+	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset in %s", name, ns);
+	err = nft(ns, flush, what);
+	if (err)
+		return err;
+	snprintf(what, sizeof(what),
+		 "ruleset %s (%s) does not load on this kernel (a missing feature?)",
+		 name, path);
+	return nft(ns, load, what);
+}
