@@ -32,8 +32,57 @@ $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 
 -include $(RIG_OBJS:.o=.d)
 
-# Unit tests (RIG-DATA fills this in).
-rig-unit:
+# Unit tests (RIG-DATA): each rig/tests/unit/test_*.c is linked with the data-side
+# sources and cmocka, built twice (plain and with ASan+UBSan) and run by
+# rig/tests/unit/run.sh, which ends with "N passed, N failed".
+RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
+RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c render.c)
+RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
+RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
+RIG_UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
+	-DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' $(shell pkg-config --cflags json-c cmocka)
+RIG_UNIT_LIBS := $(shell pkg-config --libs json-c cmocka 2>/dev/null || echo -ljson-c -lcmocka) -lm
+RIG_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+RIG_UNIT_PLAIN := $(addprefix $(BUILD)/unit/plain/,$(RIG_UNIT_NAMES))
+RIG_UNIT_SAN := $(addprefix $(BUILD)/unit/san/,$(RIG_UNIT_NAMES))
+
+$(BUILD)/unit/plain/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(RIG_UNIT_CFLAGS) -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
+
+$(BUILD)/unit/san/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(RIG_UNIT_CFLAGS) $(RIG_SAN_FLAGS) -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
+
+.PHONY: rig-unit-build rig-fuzz
+rig-unit-build: $(RIG_UNIT_PLAIN) $(RIG_UNIT_SAN)
+
+rig-unit: rig-unit-build
+	sh $(RIG_UNIT_DIR)/run.sh $(RIG_UNIT_PLAIN) -- $(RIG_UNIT_SAN)
+
+# Fuzzing (RIG-DATA): libFuzzer harnesses rig/tests/fuzz/fuzz_<target>.c, each run for
+# FUZZ_SECONDS over a copy of its seed corpus rig/tests/fuzz/corpus/<target>/.
+FUZZ_SECONDS ?= 30
+RIG_FUZZ_DIR := $(RIG_DIR)/tests/fuzz
+RIG_FUZZ_NAMES := $(patsubst fuzz_%,%,$(basename $(notdir $(wildcard $(RIG_FUZZ_DIR)/fuzz_*.c))))
+RIG_FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(RIG_FUZZ_NAMES))
+
+$(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
+		$(shell pkg-config --cflags json-c) -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
+
+rig-fuzz: $(RIG_FUZZ_BINS)
+	@set -e; for t in $(RIG_FUZZ_NAMES); do \
+		rm -rf $(BUILD)/fuzz/work/$$t; mkdir -p $(BUILD)/fuzz/work/$$t; \
+		echo "fuzz $$t for $(FUZZ_SECONDS) s"; \
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=$(BUILD)/fuzz/$$t- $(BUILD)/fuzz/work/$$t \
+			$(RIG_FUZZ_DIR)/corpus/$$t 2>$(BUILD)/fuzz/$$t.log || \
+			{ tail -40 $(BUILD)/fuzz/$$t.log; echo "fuzz $$t: FAILED"; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $(BUILD)/fuzz/$$t.log; \
+	done
 
 # Integration tests: root, running kernel, network namespaces only.
 rig-itest: rig

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the matrix file parser (rig/src/matrix.c). */
+#include "unit.h"
+
+#include "matrix.h"
+
+static void test_good_file(void **state)
+{
+	struct brnf_matrix m;
+	char err[256] = "", key[256];
+	const struct brnf_row *r;
+
+	(void)state;
+	assert_int_equal(matrix_parse_file(data_path("good.matrix"), &m, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(m.nrows, 5);
+
+	r = &m.rows[0];
+	assert_int_equal(r->line, 2);
+	assert_string_equal(r->kernel, "running");
+	assert_string_equal(r->label, "");
+	assert_false(r->global[BRNF_IPTABLES] || r->global[BRNF_IP6TABLES] ||
+		     r->global[BRNF_ARPTABLES]);
+	assert_int_equal(r->nlocal, 0);
+	assert_string_equal(r->ruleset, "none");
+	assert_int_equal(row_key(r, key, sizeof(key)), 44);
+	assert_string_equal(key, "kernel=running global=0 local=- ruleset=none");
+
+	r = &m.rows[1];
+	assert_int_equal(r->line, 3);
+	assert_int_equal(r->nlocal, 1);
+	assert_true(row_local_has(r, "br-lan"));
+	assert_false(row_local_has(r, "br-wlan"));
+
+	/* local list stored in canonical order, so the key does not depend on it */
+	r = &m.rows[2];
+	assert_int_equal(r->line, 5);
+	assert_int_equal(r->nlocal, 2);
+	assert_string_equal(r->local[0], "br-lan");
+	assert_string_equal(r->local[1], "br-wlan");
+	assert_true(row_key(r, key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=running global=0 local=br-lan,br-wlan ruleset=none");
+	assert_true(row_local_str(r, key, sizeof(key)) > 0);
+	assert_string_equal(key, "br-lan br-wlan");
+
+	r = &m.rows[3];
+	assert_int_equal(r->line, 6);
+	assert_true(r->global[BRNF_IPTABLES] && r->global[BRNF_IP6TABLES] &&
+		    r->global[BRNF_ARPTABLES]);
+	assert_string_equal(r->label, "brfilter-global");
+	assert_true(row_global_str(r, key, sizeof(key)) > 0);
+	assert_string_equal(key, "1");
+
+	r = &m.rows[4];
+	assert_int_equal(r->line, 7);
+	assert_string_equal(r->kernel, "vanilla");
+	assert_true(r->global[BRNF_IPTABLES]);
+	assert_false(r->global[BRNF_IP6TABLES]);
+	assert_true(r->global[BRNF_ARPTABLES]);
+	assert_string_equal(r->ruleset, "openwrt-flowtable");
+	assert_true(row_global_str(r, key, sizeof(key)) > 0);
+	assert_string_equal(key, "iptables,arptables");
+	assert_true(row_key(r, key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=vanilla global=iptables,arptables local=- "
+				 "ruleset=openwrt-flowtable");
+	matrix_free(&m);
+	assert_null(m.rows);
+	assert_int_equal(m.nrows, 0);
+}
+
+static void test_buf_crlf_and_no_final_newline(void **state)
+{
+	static const char text[] = "global=1\r\nkernel=nobrnf label=default";
+	struct brnf_matrix m;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(matrix_parse_buf("x", text, strlen(text), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nrows, 2);
+	assert_true(m.rows[0].global[BRNF_ARPTABLES]);
+	assert_string_equal(m.rows[1].kernel, "nobrnf");
+	assert_string_equal(m.rows[1].label, "default");
+	assert_int_equal(m.rows[1].line, 2);
+	matrix_free(&m);
+}
+
+static void test_key_too_small(void **state)
+{
+	struct brnf_row r = { .kernel = "running", .ruleset = "none" };
+	char key[10];
+
+	(void)state;
+	assert_int_equal(row_key(&r, key, sizeof(key)), -ENOSPC);
+	assert_int_equal(row_local_str(&r, key, 1), -ENOSPC);
+}
+
+static const struct {
+	const char *text;
+	const char *msg;
+} bad[] = {
+	{ "foo=1", "t.matrix:1: unknown key 'foo' (known: kernel, global, local, ruleset, label)" },
+	{ "global=2",
+	  "t.matrix:1: bad global value '2' (0, 1 or a list of iptables,ip6tables,arptables)" },
+	{ "global=iptables,",
+	  "t.matrix:1: bad global value 'iptables,' (0, 1 or a list of iptables,ip6tables,arptables)" },
+	{ "global=iptables,ebtables",
+	  "t.matrix:1: bad global value 'ebtables' (0, 1 or a list of iptables,ip6tables,arptables)" },
+	{ "global=iptables,iptables", "t.matrix:1: 'iptables' listed twice in global" },
+	{ "global=0 global=1", "t.matrix:1: duplicate key 'global'" },
+	{ "kernel=a kernel=b", "t.matrix:1: duplicate key 'kernel'" },
+	{ "local=br-foo", "t.matrix:1: unknown bridge 'br-foo' (known: br-lan, br-wlan)" },
+	{ "local=br-lan,br-lan", "t.matrix:1: bridge 'br-lan' listed twice in local" },
+	{ "local=", "t.matrix:1: bad local value '' (- or a list of bridges)" },
+	{ "local=br-lan,,br-wlan", "t.matrix:1: bad local value 'br-lan,,br-wlan' (- or a list of bridges)" },
+	{ "ruleset=pf", "t.matrix:1: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable)" },
+	{ "kernel", "t.matrix:1: token 'kernel' is not key=value" },
+	{ "=x", "t.matrix:1: token '=x' is not key=value" },
+	{ "kernel=", "t.matrix:1: empty kernel" },
+	{ "label=", "t.matrix:1: empty label" },
+	{ "kernel=a;b", "t.matrix:1: bad character ';' (0x3b) in kernel 'a;b'" },
+	{ "kernel=0123456789012345678901234567890123456789",
+	  "t.matrix:1: kernel '0123456789012345678901234567890123456789...' is longer than 31 characters" },
+	{ "\n# comment\n\nglobal=0\nglobal=x # bad\n",
+	  "t.matrix:5: bad global value 'x' (0, 1 or a list of iptables,ip6tables,arptables)" },
+	{ "# only a comment\n\n   \n", "t.matrix: no rows (every line is blank or a comment)" },
+	{ "", "t.matrix: no rows (every line is blank or a comment)" },
+};
+
+static void test_errors(void **state)
+{
+	struct brnf_matrix m;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		m.nrows = 99;
+		assert_int_equal(matrix_parse_buf("t.matrix", bad[i].text, strlen(bad[i].text),
+						  &m, err, sizeof(err)), -EINVAL);
+		if (strcmp(err, bad[i].msg))
+			fail_msg("input '%s': got '%s', want '%s'", bad[i].text, err, bad[i].msg);
+		assert_null(m.rows);
+		assert_int_equal(m.nrows, 0);
+	}
+}
+
+static void test_nul_byte(void **state)
+{
+	static const char text[] = "global=0\nglobal=1\0x\n";
+	struct brnf_matrix m;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(matrix_parse_buf("t.matrix", text, sizeof(text) - 1, &m, err,
+					  sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.matrix:2: NUL byte in line");
+}
+
+static void test_missing_file(void **state)
+{
+	struct brnf_matrix m;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(matrix_parse_file("/nonexistent/x.matrix", &m, err, sizeof(err)),
+			 -ENOENT);
+	assert_string_equal(err, "/nonexistent/x.matrix: No such file or directory");
+}
+
+static void test_long_file(void **state)
+{
+	size_t n = 20000, i, off = 0;
+	char *text = malloc(n * 16 + 1), err[256] = "";
+	struct brnf_matrix m;
+
+	(void)state;
+	assert_non_null(text);
+	for (i = 0; i < n; i++)
+		off += sprintf(text + off, "global=%zu\n", i % 2);
+	assert_int_equal(matrix_parse_buf("big", text, off, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nrows, n);
+	assert_int_equal(m.rows[n - 1].line, n);
+	assert_true(m.rows[n - 1].global[0]);
+	matrix_free(&m);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_file),
+		cmocka_unit_test(test_buf_crlf_and_no_final_newline),
+		cmocka_unit_test(test_key_too_small),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_long_file),
+	};
+
+	unit_init();
+	return cmocka_run_group_tests_name("matrix", tests, NULL, NULL);
+}
