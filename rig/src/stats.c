@@ -77,6 +77,10 @@ double stats_t_cdf(double t, double nu)
 		return NAN;
 	if (isinf(t))
 		return t > 0 ? 1.0 : 0.0;
+	/* beyond this the t distribution equals the normal to better than 1e-7, while
+	 * lgamma(nu/2) differences in stats_betai() lose digits */
+	if (nu > 1e7)
+		return 0.5 * erfc(-t / M_SQRT2);
 	/* P(|T| > |t|) = I_{nu/(nu+t^2)}(nu/2, 1/2) */
 	tail = 0.5 * stats_betai(nu / 2.0, 0.5, nu / (nu + t * t));
 	return t >= 0 ? 1.0 - tail : tail;

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the statistics (rig/src/stats.c) against known values. */
+#include <math.h>
+
+#include "unit.h"
+
+#include "stats.h"
+
+#define assert_near(a, b, tol)                                                          \
+	do {                                                                            \
+		double _a = (a), _b = (b);                                              \
+		if (!(fabs(_a - _b) <= (tol)))                                          \
+			fail_msg("%s = %.12g, want %.12g (+-%g)", #a, _a, _b, (double)(tol)); \
+	} while (0)
+
+/* Student t 0.975 quantiles as printed in every table (3 decimals) */
+static void test_t_table(void **state)
+{
+	static const struct {
+		double nu, t;
+	} tab[] = {
+		{ 1, 12.706 }, { 2, 4.303 }, { 3, 3.182 }, { 4, 2.776 }, { 5, 2.571 },
+		{ 7, 2.365 }, { 9, 2.262 }, { 10, 2.228 }, { 19, 2.093 }, { 29, 2.045 },
+		{ 60, 2.000 }, { 120, 1.980 }, { 1e7, 1.960 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		assert_near(stats_t_quantile(0.975, tab[i].nu), tab[i].t, 0.0005);
+	/* other levels */
+	assert_near(stats_t_quantile(0.995, 5), 4.032, 0.0005);
+	assert_near(stats_t_quantile(0.95, 3), 2.353, 0.0005);
+	assert_near(stats_t_quantile(0.90, 1), 3.078, 0.0005);
+	/* large n tends to the normal quantile */
+	assert_near(stats_t_quantile(0.975, 1e12), 1.959963984540054, 1e-6);
+	assert_near(stats_t_quantile(0.975, INFINITY), 1.959963984540054, 1e-6);
+}
+
+/* closed forms: nu=1 (Cauchy) and nu=2 */
+static void test_t_closed_forms(void **state)
+{
+	double p, t;
+
+	(void)state;
+	for (p = 0.55; p < 0.999; p += 0.05) {
+		assert_near(stats_t_quantile(p, 1), tan(M_PI * (p - 0.5)), 1e-9 * (1 + tan(M_PI * (p - 0.5))));
+		assert_near(stats_t_quantile(p, 2), (2 * p - 1) / sqrt(2 * p * (1 - p)), 1e-9);
+	}
+	for (t = -20; t <= 20; t += 0.7) {
+		assert_near(stats_t_cdf(t, 1), 0.5 + atan(t) / M_PI, 1e-12);
+		assert_near(stats_t_cdf(t, 2), 0.5 + t / (2 * sqrt(2 + t * t)), 1e-12);
+	}
+	assert_near(stats_t_cdf(0, 7.3), 0.5, 1e-15);
+	/* symmetry and the median */
+	assert_near(stats_t_quantile(0.025, 9), -stats_t_quantile(0.975, 9), 1e-12);
+	assert_true(stats_t_quantile(0.5, 4) == 0);
+	/* bad arguments */
+	assert_true(isnan(stats_t_quantile(0, 4)));
+	assert_true(isnan(stats_t_quantile(1, 4)));
+	assert_true(isnan(stats_t_quantile(0.975, 0)));
+	assert_true(isnan(stats_t_quantile(0.975, -1)));
+	assert_true(isnan(stats_t_quantile(NAN, 3)));
+}
+
+static void test_betai(void **state)
+{
+	(void)state;
+	assert_near(stats_betai(2, 3, 0.4), 0.5248, 1e-12);	/* 1-(0.6^4+4*.4*.6^3) */
+	assert_near(stats_betai(1, 1, 0.3), 0.3, 1e-12);
+	assert_near(stats_betai(5.5, 5.5, 0.5), 0.5, 1e-12);
+	assert_near(stats_betai(0.5, 0.5, 0.25), 2 / M_PI * asin(0.5), 1e-12);
+	assert_true(stats_betai(2, 3, 0) == 0);
+	assert_true(stats_betai(2, 3, 1) == 1);
+	assert_true(isnan(stats_betai(2, 3, 1.5)));
+	assert_true(isnan(stats_betai(0, 3, 0.5)));
+}
+
+static void test_compute(void **state)
+{
+	static const double v[] = { 9, 2, 4, 4, 4, 5, 5, 7 };
+	struct stats_cell s;
+	double sd = sqrt(32.0 / 7);
+
+	(void)state;
+	assert_int_equal(stats_compute(v, 8, &s), 0);
+	assert_int_equal(s.n, 8);
+	assert_near(s.mean, 5, 1e-12);
+	assert_near(s.sd, sd, 1e-12);
+	assert_near(s.ci95, 2.364624251592785 * sd / sqrt(8), 1e-9);
+	assert_near(s.cv, sd / 5, 1e-12);
+	assert_near(s.median, 4.5, 0);
+	assert_true(s.min == 2);
+	assert_true(s.max == 9);
+	/* input untouched (the median sorts a copy) */
+	assert_true(v[0] == 9 && v[7] == 7);
+	/* odd count */
+	assert_int_equal(stats_compute(v, 3, &s), 0);
+	assert_true(s.median == 4);
+	assert_near(s.ci95, 4.302652729749464 * s.sd / sqrt(3), 1e-9);
+}
+
+static void test_compute_n1_and_errors(void **state)
+{
+	static const double one = 831.2, bad[] = { 1, NAN };
+	struct stats_cell s;
+
+	(void)state;
+	assert_int_equal(stats_compute(&one, 1, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_true(s.mean == 831.2 && s.median == 831.2 && s.min == 831.2 && s.max == 831.2);
+	assert_true(isnan(s.sd));
+	assert_true(isnan(s.ci95));
+	assert_true(isnan(s.cv));
+	assert_int_equal(stats_compute(&one, 0, &s), -EINVAL);
+	assert_int_equal(stats_compute(bad, 2, &s), -EINVAL);
+}
+
+/* Welch: row {10,12,14} (sd 2) against base {20,20,22,22}; dof works out to exactly 3 */
+static void test_change_welch(void **state)
+{
+	static const double row[] = { 10, 12, 14 }, base[] = { 20, 20, 22, 22 };
+	struct stats_cell r, b;
+	struct stats_change c;
+	double half = 3.182446305284263 * sqrt(5.0 / 3);
+
+	(void)state;
+	assert_int_equal(stats_compute(row, 3, &r), 0);
+	assert_int_equal(stats_compute(base, 4, &b), 0);
+	assert_int_equal(stats_change(&r, &b, &c), 0);
+	assert_true(c.has_interval);
+	assert_near(c.pct, -300.0 / 7, 1e-9);
+	assert_near(c.dof, 3, 1e-9);
+	assert_near(c.low, 100 * (-9 - half) / 21, 1e-6);
+	assert_near(c.high, 100 * (-9 + half) / 21, 1e-6);
+	assert_false(c.indistinguishable);
+}
+
+static void test_change_indistinguishable(void **state)
+{
+	static const double a[] = { 100, 104, 98, 101 }, b[] = { 99, 103, 100, 102 };
+	static const double same[] = { 5, 5, 5 }, more[] = { 6, 6, 6 };
+	struct stats_cell x, y;
+	struct stats_change c;
+
+	(void)state;
+	stats_compute(a, 4, &x);
+	stats_compute(b, 4, &y);
+	assert_int_equal(stats_change(&x, &y, &c), 0);
+	assert_true(c.has_interval);
+	assert_true(c.low < 0 && c.high > 0);
+	assert_true(c.indistinguishable);
+
+	/* no spread at all (identical icount runs): the interval is a point */
+	stats_compute(same, 3, &x);
+	stats_compute(same, 3, &y);
+	assert_int_equal(stats_change(&x, &y, &c), 0);
+	assert_true(c.pct == 0 && c.low == 0 && c.high == 0);
+	assert_true(c.indistinguishable);
+	stats_compute(more, 3, &x);
+	assert_int_equal(stats_change(&y, &x, &c), 0);
+	assert_near(c.pct, -100.0 / 6, 1e-12);
+	assert_true(c.low == c.pct && c.high == c.pct);
+	assert_false(c.indistinguishable);
+}
+
+static void test_change_n1_and_zero_base(void **state)
+{
+	static const double one = 90, base[] = { 100, 102 }, zero[] = { 0, 0 };
+	struct stats_cell x, y, z;
+	struct stats_change c;
+
+	(void)state;
+	stats_compute(&one, 1, &x);
+	stats_compute(base, 2, &y);
+	assert_int_equal(stats_change(&x, &y, &c), 0);
+	assert_near(c.pct, -100.0 * 11 / 101, 1e-12);
+	assert_false(c.has_interval);
+	assert_false(c.indistinguishable);
+	assert_true(isnan(c.low) && isnan(c.high));
+	stats_compute(zero, 2, &z);
+	assert_int_equal(stats_change(&y, &z, &c), -EINVAL);
+}
+
+static void test_reps_needed(void **state)
+{
+	struct stats_cell s = { .n = 3, .mean = 100, .sd = 2 };
+
+	(void)state;
+	/* 2 * (1.959964 + 0.841621)^2 * 2^2 / 2^2 = 15.70 -> 16 */
+	assert_int_equal(stats_reps_needed(&s, 0.02), 16);
+	s.sd = 6;	/* 9x the variance */
+	assert_int_equal(stats_reps_needed(&s, 0.02), 142);	/* 141.27 -> 142 */
+	s.sd = 0;
+	assert_int_equal(stats_reps_needed(&s, 0.02), 2);
+	s.sd = NAN;
+	s.n = 1;
+	assert_int_equal(stats_reps_needed(&s, 0.02), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_t_table),
+		cmocka_unit_test(test_t_closed_forms),
+		cmocka_unit_test(test_betai),
+		cmocka_unit_test(test_compute),
+		cmocka_unit_test(test_compute_n1_and_errors),
+		cmocka_unit_test(test_change_welch),
+		cmocka_unit_test(test_change_indistinguishable),
+		cmocka_unit_test(test_change_n1_and_zero_base),
+		cmocka_unit_test(test_reps_needed),
+	};
+
+	unit_init();
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
