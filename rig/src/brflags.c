@@ -154,11 +154,8 @@ int brflags_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES])
 		return -EINVAL;
 	}
 	for (f = 0; f < BRNF_NFAMILIES; f++) {
-		if (!g.seen[f]) {
-			pr_err("kernel did not report nf_call_%s of %s", brnf_family_names[f],
-			       bridge);
-			return -EOPNOTSUPP;
-		}
+		if (!g.seen[f])
+			return -EOPNOTSUPP;	/* no CONFIG_BRIDGE_NETFILTER; caller says */
 		v[f] = g.v[f];
 	}
 	return 0;

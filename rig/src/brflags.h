@@ -7,7 +7,9 @@
 #include "matrix.h"
 #include "nl.h"
 
-/* Set/read nf_call_{iptables,ip6tables,arptables} of bridge over rtnetlink. */
+/* Set/read nf_call_{iptables,ip6tables,arptables} of bridge over rtnetlink.
+ * brflags_get() returns -EOPNOTSUPP (silently) when the kernel does not
+ * report them (no CONFIG_BRIDGE_NETFILTER). */
 int brflags_set(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES]);
 int brflags_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES]);
 /* Set only one family. */

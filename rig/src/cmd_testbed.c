@@ -175,6 +175,8 @@ static int tb_show(int argc, char **argv)
 		printf("global %d %d %d\n", v[0], v[1], v[2]);
 	for (b = 0; b < TB_NBRIDGES && !err; b++) {
 		err = brflags_get(nl, tb_bridges[b], v);
+		if (err == -EOPNOTSUPP)
+			pr_err("kernel does not report nf_call_* of %s", tb_bridges[b]);
 		if (!err)
 			printf("%s %d %d %d\n", tb_bridges[b], v[0], v[1], v[2]);
 	}

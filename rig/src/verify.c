@@ -44,7 +44,7 @@ static int iptables(const char *ns, char *const argv[], char **out, const char *
 int verify_install(const char *ns, enum verify_mode mode)
 {
 	char rules[1024], match[128], path[] = "/tmp/brnf-verify-XXXXXX";
-	char *argv[] = { "iptables-restore", "-w", path, NULL };
+	char *argv[] = { "iptables-restore", path, NULL };	/* its -w eats an argument */
 	unsigned int b;
 	int fd, n, err;
 

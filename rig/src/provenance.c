@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/* provenance.json writer (json-c). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "brflags.h"
+#include "netns.h"
+#include "nl.h"
+#include "offload.h"
+#include "provenance.h"
+#include "ruleset.h"
+#include "sysctl.h"
+#include "util.h"
+#include "version.h"
+
+void provenance_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+}
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static void cpu_model(char *buf, size_t len, int *ncpu)
+{
+	char *text, *p, *line;
+
+	buf[0] = '\0';
+	*ncpu = 0;
+	if (read_file("/proc/cpuinfo", &text, NULL))
+		return;
+	for (line = strtok_r(text, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
+		if (!strncmp(line, "processor", 9))
+			(*ncpu)++;
+		if (!buf[0] && !strncmp(line, "model name", 10) && strchr(line, ':')) {
+			char *v = strchr(line, ':') + 1;
+
+			while (*v == ' ')
+				v++;
+			snprintf(buf, len, "%s", v);
+		}
+	}
+	free(text);
+}
+
+static struct json_object *kernel_json(const struct provenance *p)
+{
+	struct json_object *o = json_object_new_object();
+	struct utsname u;
+	char hex[65];
+
+	uname(&u);
+	json_object_object_add(o, "release", json_object_new_string(u.release));
+	json_object_object_add(o, "version", json_object_new_string(u.version));
+	json_object_object_add(o, "machine", json_object_new_string(u.machine));
+	json_object_object_add(o, "label", json_object_new_string(p->kernel_label));
+	json_object_object_add(o, "config_sha256",
+			       sha256_file("/proc/config.gz", hex) ? NULL :
+			       json_object_new_string(hex));
+	json_object_object_add(o, "config_source",
+			       json_object_new_string("/proc/config.gz"));
+	return o;
+}
+
+static struct json_object *host_json(void)
+{
+	struct json_object *o = json_object_new_object();
+	char cpu[256];
+	int n;
+
+	cpu_model(cpu, sizeof(cpu), &n);
+	json_object_object_add(o, "cpu", str_or_null(cpu));
+	json_object_object_add(o, "ncpus", json_object_new_int(n));
+	return o;
+}
+
+static struct json_object *testbed_json(const struct provenance *p)
+{
+	struct json_object *o = json_object_new_object(), *ns, *off, *one;
+	const struct testbed *tb = p->tb;
+	unsigned int r, i, k;
+	char key[64];
+
+	json_object_object_add(o, "kind", json_object_new_string("netns"));
+	ns = json_object_new_object();
+	for (r = 0; r < TB_NROLES; r++)
+		json_object_object_add(ns, tb_role_names[r], json_object_new_string(tb->ns[r]));
+	json_object_object_add(o, "namespaces", ns);
+	json_object_object_add(o, "topology", json_object_new_string(
+		"sta wlan0 -veth- wlan0@br-wlan [ap routes] br-lan@eth0 -veth- eth0 pc; "
+		"198.18.1.0/24 2001:2:0:1::/64 wlan side, 198.18.2.0/24 2001:2:0:2::/64 lan side"));
+	json_object_object_add(o, "offloads_requested",
+			       json_object_new_string(tb->offloads_on ? "on" : "off"));
+	off = json_object_new_object();
+	for (i = 0; i < TB_NVETHS; i++) {
+		one = json_object_new_object();
+		for (k = 0; k < OFFLOAD_N; k++)
+			json_object_object_add(one, offload_names[k],
+					       json_object_new_boolean(tb->veth[i].offload[k]));
+		snprintf(key, sizeof(key), "%s/%s", tb_role_names[tb->veth[i].role],
+			 tb->veth[i].ifname);
+		json_object_object_add(off, key, one);
+	}
+	json_object_object_add(o, "offloads", off);
+	json_object_object_add(o, "br_netfilter", json_object_new_boolean(tb->br_netfilter));
+	json_object_object_add(o, "verify", json_object_new_string(
+		p->mode == VERIFY_PHYSDEV ? "iptables mangle PREROUTING -m physdev --physdev-in" :
+		"iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
+	return o;
+}
+
+/* The AP's sysctls and bridge flags as they are now (read inside the AP). */
+static struct json_object *ap_state_json(const struct testbed *tb)
+{
+	static const char *const names[] = {
+		"net.bridge.bridge-nf-call-iptables", "net.bridge.bridge-nf-call-ip6tables",
+		"net.bridge.bridge-nf-call-arptables", "net.bridge.bridge-nf-filter-vlan-tagged",
+		"net.bridge.bridge-nf-filter-pppoe-tagged",
+		"net.bridge.bridge-nf-pass-vlan-input-dev", "net.ipv4.ip_forward",
+		"net.ipv6.conf.all.forwarding", "net.netfilter.nf_conntrack_max",
+	};
+	struct json_object *o = json_object_new_object(), *sys, *br;
+	bool v[BRNF_NFAMILIES];
+	unsigned int i;
+	struct nl *nl;
+	char val[64];
+
+	if (netns_enter(tb->ns[TB_AP]))
+		return o;
+	sys = json_object_new_object();
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		json_object_object_add(sys, names[i], sysctl_read(names[i], val, sizeof(val)) ?
+				       NULL : json_object_new_string(val));
+	json_object_object_add(o, "sysctls", sys);
+	nl = calloc(1, sizeof(*nl));
+	if (nl && !nl_open(nl)) {
+		br = json_object_new_object();
+		for (i = 0; i < TB_NBRIDGES; i++) {
+			struct json_object *a = NULL;
+
+			if (!brflags_get(nl, tb_bridges[i], v)) {
+				a = json_object_new_array();
+				for (unsigned int f = 0; f < BRNF_NFAMILIES; f++)
+					json_object_array_add(a, json_object_new_int(v[f]));
+			}
+			json_object_object_add(br, tb_bridges[i], a);
+		}
+		json_object_object_add(o, "bridges_nf_call", br);
+		nl_close(nl);
+	}
+	free(nl);
+	netns_leave();
+	return o;
+}
+
+static struct json_object *rulesets_json(const struct provenance *p)
+{
+	struct json_object *o = json_object_new_object(), *one;
+	char hex[65], path[512];
+	size_t i;
+
+	for (i = 0; i < p->m->nrows; i++) {
+		const char *name = p->rows[i].ruleset;
+
+		if (!p->row_ran[i] || json_object_object_get(o, name))
+			continue;
+		if (ruleset_path(name, path, sizeof(path)) || ruleset_digest(name, hex))
+			continue;
+		one = json_object_new_object();
+		json_object_object_add(one, "file", json_object_new_string(path));
+		json_object_object_add(one, "sha256", json_object_new_string(hex));
+		json_object_object_add(o, name, one);
+	}
+	return o;
+}
+
+static struct json_object *rows_json(const struct provenance *p)
+{
+	struct json_object *a = json_object_new_array(), *o, *g, *l;
+	char src[600], key[256];
+	unsigned int f, k;
+	size_t i;
+
+	for (i = 0; i < p->m->nrows; i++) {
+		const struct brnf_row *r = &p->rows[i];
+
+		o = json_object_new_object();
+		json_object_object_add(o, "index", json_object_new_int(i));
+		row_key(r, key, sizeof(key));
+		json_object_object_add(o, "key", json_object_new_string(key));
+		snprintf(src, sizeof(src), "%s:%u", p->matrix_path, r->line);
+		json_object_object_add(o, "source", json_object_new_string(src));
+		json_object_object_add(o, "ran", json_object_new_boolean(p->row_ran[i]));
+		g = json_object_new_array();
+		for (f = 0; f < BRNF_NFAMILIES; f++)
+			json_object_array_add(g, json_object_new_int(r->global[f]));
+		json_object_object_add(o, "global", g);
+		l = json_object_new_array();
+		for (k = 0; k < r->nlocal; k++)
+			json_object_array_add(l, json_object_new_string(r->local[k]));
+		json_object_object_add(o, "local", l);
+		json_object_object_add(o, "ruleset", json_object_new_string(r->ruleset));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *params_json(const struct provenance *p)
+{
+	struct json_object *o = json_object_new_object();
+	char hex[65];
+
+	json_object_object_add(o, "flows", json_object_new_int(p->flows));
+	json_object_object_add(o, "duration", json_object_new_int(p->time));
+	json_object_object_add(o, "omit", json_object_new_int(p->omit));
+	json_object_object_add(o, "reps", json_object_new_int(p->reps));
+	json_object_object_add(o, "port0", json_object_new_int(p->port0));
+	json_object_object_add(o, "protocol", json_object_new_string("tcp"));
+	json_object_object_add(o, "servers", json_object_new_string("pc"));
+	json_object_object_add(o, "clients", json_object_new_string(
+		"sta; upload plain, download with -R"));
+	json_object_object_add(o, "order", json_object_new_string(
+		"for rep: for row: for direction (interleaved)"));
+	json_object_object_add(o, "matrix", json_object_new_string(p->matrix_path));
+	json_object_object_add(o, "matrix_sha256", sha256_file(p->matrix_path, hex) ? NULL :
+			       json_object_new_string(hex));
+	return o;
+}
+
+int provenance_write(const char *partdir, const struct provenance *p)
+{
+	struct json_object *top = json_object_new_object(), *ctl, *ip;
+	char path[1400];
+	struct utsname u;
+	int err = 0;
+
+	uname(&u);
+	json_object_object_add(top, "schema", json_object_new_int(1));
+	json_object_object_add(top, "part", json_object_new_string(p->part));
+	json_object_object_add(top, "kernel_release", json_object_new_string(u.release));
+	json_object_object_add(top, "kernel", kernel_json(p));
+	json_object_object_add(top, "host", host_json());
+	json_object_object_add(top, "testbed", testbed_json(p));
+	json_object_object_add(top, "ap_at_end", ap_state_json(p->tb));
+	json_object_object_add(top, "rulesets", rulesets_json(p));
+	ctl = json_object_new_object();
+	json_object_object_add(ctl, "name", json_object_new_string("brnf"));
+	json_object_object_add(ctl, "version", json_object_new_string(brnf_version));
+	json_object_object_add(top, "controller", ctl);
+	ip = json_object_new_object();
+	json_object_object_add(ip, "version", json_object_new_string(p->iperf_version));
+	json_object_object_add(top, "iperf3", ip);
+	json_object_object_add(top, "date", json_object_new_string(p->date_start));
+	json_object_object_add(top, "date_end", json_object_new_string(p->date_end));
+	json_object_object_add(top, "wall_seconds", json_object_new_double(p->wall_seconds));
+	json_object_object_add(top, "runs", json_object_new_int(p->runs_done));
+	json_object_object_add(top, "params", params_json(p));
+	json_object_object_add(top, "rows", rows_json(p));
+	snprintf(path, sizeof(path), "%s/provenance.json", partdir);
+	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_SPACED)) {
+		err = -EIO;
+		pr_err("write %s: %s", path, json_util_get_last_err());
+	}
+	json_object_put(top);
+	return err;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* provenance.json: where, on what and how one controller run measured. */
+#ifndef BRNF_PROVENANCE_H
+#define BRNF_PROVENANCE_H
+
+#include <stdbool.h>
+#include "matrix.h"
+#include "testbed.h"
+#include "verify.h"
+
+struct provenance {
+	const char *part;
+	const char *kernel_label;	/* what "running" rows are called */
+	const char *matrix_path;
+	const struct brnf_matrix *m;
+	const bool *row_ran;		/* per matrix row */
+	const struct brnf_row *rows;	/* rows as run (kernel label applied) */
+	unsigned int flows, time, omit, reps, port0;
+	const struct testbed *tb;
+	enum verify_mode mode;
+	const char *iperf_version;
+	char date_start[32];
+	char date_end[32];
+	unsigned int runs_done;
+	double wall_seconds;
+};
+
+/* UTC ISO 8601 time now. */
+void provenance_now(char *buf, size_t len);
+/* Write <partdir>/provenance.json. Enters the AP namespace to read its sysctls
+ * and bridge flags as they are at the end of the run. */
+int provenance_write(const char *partdir, const struct provenance *p);
+
+#endif

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record.json writer (json-c). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "record.h"
+#include "util.h"
+
+const char *const verdict_names[] = { "n/a", "yes", "no" };
+
+static struct json_object *flags_array(const bool v[BRNF_NFAMILIES])
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int f;
+
+	for (f = 0; f < BRNF_NFAMILIES; f++)
+		json_object_array_add(a, json_object_new_int(v[f]));
+	return a;
+}
+
+static struct json_object *row_json(const struct record *rec)
+{
+	const struct brnf_row *r = rec->row;
+	struct json_object *o = json_object_new_object(), *local;
+	unsigned int i;
+
+	json_object_object_add(o, "index", json_object_new_int(rec->index));
+	json_object_object_add(o, "kernel", json_object_new_string(r->kernel));
+	json_object_object_add(o, "label", json_object_new_string(r->label));
+	json_object_object_add(o, "global", flags_array(r->global));
+	local = json_object_new_array();
+	for (i = 0; i < r->nlocal; i++)
+		json_object_array_add(local, json_object_new_string(r->local[i]));
+	json_object_object_add(o, "local", local);
+	json_object_object_add(o, "ruleset", json_object_new_string(r->ruleset));
+	json_object_object_add(o, "source", json_object_new_string(rec->source));
+	return o;
+}
+
+static struct json_object *readback_json(const struct readback *rb)
+{
+	struct json_object *o = json_object_new_object(), *br;
+	unsigned int b;
+
+	if (rb->have_global)
+		json_object_object_add(o, "global", flags_array(rb->global));
+	if (rb->have_bridges) {
+		br = json_object_new_object();
+		for (b = 0; b < TB_NBRIDGES; b++)
+			json_object_object_add(br, tb_bridges[b], flags_array(rb->bridge[b]));
+		json_object_object_add(o, "bridges", br);
+	}
+	return o;
+}
+
+static struct json_object *verify_json(const struct verification *v)
+{
+	struct json_object *o = json_object_new_object(), *br, *one;
+	unsigned int b;
+
+	br = json_object_new_object();
+	for (b = 0; b < TB_NBRIDGES; b++) {
+		one = json_object_new_object();
+		json_object_object_add(one, "expected", json_object_new_boolean(v->expected[b]));
+		json_object_object_add(one, "packets", json_object_new_int64(v->packets[b]));
+		json_object_object_add(br, tb_bridges[b], one);
+	}
+	json_object_object_add(o, "bridges", br);
+	json_object_object_add(o, "result", json_object_new_string(verdict_names[v->result]));
+	return o;
+}
+
+int record_write(const char *dir, const struct record *rec)
+{
+	struct json_object *top, *flows, *fl;
+	char path[1400], name[32];
+	unsigned int i;
+	int err = 0;
+
+	top = json_object_new_object();
+	json_object_object_add(top, "schema", json_object_new_int(1));
+	json_object_object_add(top, "row", row_json(rec));
+	json_object_object_add(top, "direction", json_object_new_string(rec->direction));
+	json_object_object_add(top, "repetition", json_object_new_int(rec->repetition));
+	json_object_object_add(top, "order", json_object_new_int(rec->order));
+	flows = json_object_new_array();
+	for (i = 0; i < rec->nflows; i++) {
+		fl = json_object_new_object();
+		snprintf(name, sizeof(name), "flow-%u.json", i);
+		json_object_object_add(fl, "file", json_object_new_string(name));
+		json_object_object_add(fl, "port", json_object_new_int(rec->port0 + i));
+		json_object_array_add(flows, fl);
+	}
+	json_object_object_add(top, "flows", flows);
+	json_object_object_add(top, "readback", readback_json(&rec->rb));
+	json_object_object_add(top, "verify", verify_json(&rec->v));
+	snprintf(path, sizeof(path), "%s/record.json", dir);
+	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_SPACED)) {
+		err = -EIO;
+		pr_err("write %s: %s", path, json_util_get_last_err());
+	}
+	json_object_put(top);
+	return err;
+}

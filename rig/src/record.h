@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* record.json (schema 1, PLAN.md): what one run configured, read back and verified. */
+#ifndef BRNF_RECORD_H
+#define BRNF_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "matrix.h"
+#include "testbed.h"
+
+struct readback {
+	bool have_global;			/* br_netfilter present */
+	bool global[BRNF_NFAMILIES];
+	bool have_bridges;			/* kernel reports IFLA_BR_NF_CALL_* */
+	bool bridge[TB_NBRIDGES][BRNF_NFAMILIES];	/* tb_bridges[] order */
+};
+
+enum verdict { VERDICT_NA, VERDICT_YES, VERDICT_NO };
+extern const char *const verdict_names[];	/* "n/a", "yes", "no" */
+
+struct verification {
+	bool expected[TB_NBRIDGES];
+	uint64_t packets[TB_NBRIDGES];
+	enum verdict result;
+};
+
+struct record {
+	const struct brnf_row *row;	/* as run (kernel = the kernel label) */
+	unsigned int index;		/* row index in the matrix */
+	const char *source;		/* "FILE:LINE" */
+	const char *direction;		/* "upload" | "download" */
+	unsigned int repetition;	/* 1.. */
+	unsigned int order;		/* 0.. run order */
+	unsigned int nflows;
+	unsigned int port0;
+	struct readback rb;
+	struct verification v;
+};
+
+/* Write <dir>/record.json. 0 or -errno (with a message). */
+int record_write(const char *dir, const struct record *rec);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The results directory, written so that nothing half-done ever looks
+ * complete: a new <dir> is built as <dir>.tmp.<pid> and renamed at the end; a
+ * part added to an existing <dir> is built as raw/<part>.tmp.<pid> and renamed.
+ */
+#ifndef BRNF_RESULTS_H
+#define BRNF_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct results {
+	char dir[1024];		/* final directory */
+	char top[1100];		/* where we write now (tmp or dir) */
+	char part_final[1200];	/* raw/<part> under dir */
+	char part[1200];	/* raw/<part> where we write now */
+	bool whole;		/* we made dir (rename top), or added a part */
+};
+
+int results_open(struct results *r, const char *dir, const char *part);
+/* <part>/runs/<NNNN>-<direction>, created. */
+int results_run_dir(struct results *r, unsigned int order, const char *direction,
+		    char *buf, size_t len);
+/* Rename into place. After this, r->dir holds the complete result. */
+int results_commit(struct results *r);
+/* Remove what we wrote (on error or signal). */
+void results_abort(struct results *r);
+/* Default: results/<UTC date>-<uname -r>-netns */
+void results_default_dir(char *buf, size_t len);
+
+#endif
