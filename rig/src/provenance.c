@@ -269,7 +269,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	json_object_object_add(top, "rows", rows_json(p));
 	snprintf(path, sizeof(path), "%s/provenance.json", partdir);
 	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED)) {
+				    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) {
 		err = -EIO;
 		pr_err("write %s: %s", path, json_util_get_last_err());
 	}

@@ -99,7 +99,7 @@ int record_write(const char *dir, const struct record *rec)
 	json_object_object_add(top, "verify", verify_json(&rec->v));
 	snprintf(path, sizeof(path), "%s/record.json", dir);
 	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED)) {
+				    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) {
 		err = -EIO;
 		pr_err("write %s: %s", path, json_util_get_last_err());
 	}

@@ -59,7 +59,7 @@ static int nft(const char *ns, char *const argv[], const char *what)
 
 int ruleset_load(const char *ns, const char *name)
 {
-	char path[512], what[600];
+	char path[512], what[900];
 	char *flush[] = { "nft", "flush", "ruleset", NULL };
 	char *load[] = { "nft", "-f", path, NULL };
 	int err;
@@ -72,7 +72,9 @@ int ruleset_load(const char *ns, const char *name)
 	if (err)
 		return err;
 	snprintf(what, sizeof(what),
-		 "ruleset %s (%s) does not load on this kernel (a missing feature?)",
-		 name, path);
+		 "ruleset %s (%s) does not load on this kernel (%s)", name, path,
+		 strstr(name, "flowtable") ?
+		 "flowtables need CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET" :
+		 "a missing feature?");
 	return nft(ns, load, what);
 }

@@ -150,6 +150,18 @@ static bool line_has_ruleset(const char *text, unsigned int line)
 	return false;
 }
 
+/* Files of the data directory are named as in the repository: rig/... */
+static const char *source_name(const char *path)
+{
+	static char buf[1024];
+	size_t n = strlen(brnf_datadir());
+
+	if (strncmp(path, brnf_datadir(), n) || path[n] != '/')
+		return path;
+	snprintf(buf, sizeof(buf), "rig%s", path + n);
+	return buf;
+}
+
 static int rows_prepare(struct run *r)
 {
 	char *text = NULL;
@@ -166,7 +178,8 @@ static int rows_prepare(struct run *r)
 		struct brnf_row *row = &r->rows[i];
 
 		*row = r->m.rows[i];
-		snprintf(r->source[i], sizeof(r->source[i]), "%s:%u", r->matrix_path, row->line);
+		snprintf(r->source[i], sizeof(r->source[i]), "%s:%u", source_name(r->matrix_path),
+			 row->line);
 		if (r->c.ruleset && text && !line_has_ruleset(text, row->line))
 			snprintf(row->ruleset, sizeof(row->ruleset), "%s", r->c.ruleset);
 		if (!strcmp(row->kernel, "running"))
