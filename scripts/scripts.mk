@@ -1,1 +1,54 @@
-# placeholder, filled in by its owner
+# scripts/scripts.mk: the project's main jobs (included by the top Makefile).
+#
+#   make matrix [AB_OPTS="--time 20 --boots 5"] [SERIES=6.1] [CLOCK=realtime]
+#        builds what is missing, runs the A/B matrix across kernel variants under QEMU
+#        (scripts/ab-matrix --help lists AB_OPTS) and prints the table
+#   make matrix-netns [RUN_OPTS="--reps 5"]
+#        the seed's rows on the running kernel, in network namespaces (brnf run --help)
+#   make test                 every test suite (scripts/test-all), ends with "N passed, N failed"
+#   make publish DIR=results/...   re-render tables and plots from the raw data alone
+#   make apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]   patch your own kernel tree
+#   make openwrt OPENWRT=path [VARIANT=ondemand] [SERIES=6.12] pending patches for OpenWrt
+
+AB_SERIES = $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6.12)
+AB_VARIANTS := nobrnf legacy vanilla bypass ondemand
+AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
+TEST_VARIANTS := vanilla legacy bypass ondemand
+
+.PHONY: test test-kernels matrix matrix-netns publish apply openwrt
+
+test:
+	@sh $(TOP)/scripts/deps.sh all
+	@$(MAKE) -s rig
+	@sh $(TOP)/scripts/test-all
+
+# The 6.12 kernels the tests boot; kernel-test compiles net/bridge/ of each 6.1 series.
+test-kernels:
+	@$(MAKE) -s kernels SERIES=6.12 VARIANTS="$(TEST_VARIANTS)"
+
+matrix:
+	@sh $(TOP)/scripts/deps.sh all
+	@$(MAKE) -s rig
+	@$(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$(AB_VARIANTS)"
+	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock $(AB_CLOCK) $(AB_OPTS)
+
+matrix-netns:
+	@sh $(TOP)/scripts/deps.sh rig
+	@$(MAKE) -s rig
+	@$(BUILD)/bin/brnf run $(RUN_OPTS)
+
+publish:
+	@test -n "$(DIR)" || { echo "make publish: DIR=results/... is required" >&2; exit 2; }
+	@$(BUILD)/bin/brnf render $(DIR); rc=$$?; \
+	 [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc; \
+	 sh $(TOP)/scripts/plot $(DIR)
+
+apply:
+	@test -n "$(KERNEL)" || { echo "make apply: KERNEL=<kernel tree> is required" >&2; exit 2; }
+	@sh $(TOP)/scripts/apply-series $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES)) \
+		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(KERNEL)
+
+openwrt:
+	@test -n "$(OPENWRT)" || { echo "make openwrt: OPENWRT=<openwrt tree> is required" >&2; exit 2; }
+	@sh $(TOP)/scripts/openwrt-export --series $(AB_SERIES) \
+		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(OPENWRT)
