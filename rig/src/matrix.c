@@ -9,10 +9,11 @@
 
 #include "matrix.h"
 
-const char *const brnf_family_names[BRNF_NFAMILIES] = {
+const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
 	[BRNF_IPTABLES] = "iptables",
 	[BRNF_IP6TABLES] = "ip6tables",
 	[BRNF_ARPTABLES] = "arptables",
+	[BRNF_NFAMILIES] = NULL,
 };
 const char *const brnf_bridge_names[] = { "br-lan", "br-wlan", NULL };
 const char *const brnf_ruleset_names[] = { "none", "openwrt", "openwrt-flowtable", NULL };

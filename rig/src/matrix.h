@@ -37,7 +37,7 @@ struct brnf_matrix {
 	size_t nrows;
 };
 
-extern const char *const brnf_family_names[BRNF_NFAMILIES];	/* "iptables", ... */
+extern const char *const brnf_family_names[BRNF_NFAMILIES + 1];	/* "iptables", ..., NULL */
 extern const char *const brnf_bridge_names[];			/* NULL terminated */
 extern const char *const brnf_ruleset_names[];			/* NULL terminated */
 
