@@ -1,0 +1,61 @@
+# rig/tests/lib.sh: helpers for the brnf integration tests (POSIX sh, root).
+# Each test prints "ok - what" or "not ok - what"; run.sh counts them.
+
+BRNF=${BRNF:-$(cd "$(dirname "$0")/../.." && pwd)/build/bin/brnf}
+TOPDIR=$(cd "$(dirname "$0")/../.." && pwd)
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; FAILED=1; }
+FAILED=0
+
+# check "what" cmd args...: ok when cmd succeeds
+check() {
+	_what=$1
+	shift
+	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
+}
+
+# wait_for SECONDS cmd args...: poll (not a bare sleep) until cmd succeeds
+wait_for() {
+	_limit=$1
+	shift
+	_i=0
+	while ! "$@"; do
+		_i=$((_i + 1))
+		[ "$_i" -gt $((_limit * 10)) ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+no_brnf_netns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf'; }
+lock_free() { flock -n /run/brnf/lock true 2>/dev/null || [ ! -e /run/brnf/lock ]; }
+
+checktool() {
+	for _t in "$@"; do
+		if ! command -v "$_t" >/dev/null 2>&1; then
+			echo "not ok - tool $_t is missing"
+			exit 1
+		fi
+	done
+}
+
+# The root namespace's state that a run must not change.
+root_state() {
+	{
+		echo "## sysctl"
+		sysctl -a 2>/dev/null | grep '^net\.' | grep -v -E \
+			'nf_conntrack_count|^net\.ipv4\.tcp_mem|^net\.ipv4\.udp_mem|gc_|random|^net\.core\.netdev_rss_key|^net\.ipv6\.route\.gc|nf_conntrack_buckets|nf_conntrack_max|^net\.netfilter\.nf_log\.|^net\.unix\.max_dgram' || true
+		echo "## links"
+		ip -o link | sed 's/ qlen [0-9]*//'
+		echo "## nft"
+		nft list ruleset
+		echo "## iptables"
+		iptables-save 2>/dev/null | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//'
+		ip6tables-save 2>/dev/null | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//'
+	}
+}
+
+TMPD=$(mktemp -d /tmp/brnf-test.XXXXXX)
+cleanup_tmp() { rm -rf "$TMPD"; }
+trap cleanup_tmp EXIT
