@@ -495,6 +495,40 @@ static int path_join(char *buf, size_t len, const char *a, const char *b,
 	return 0;
 }
 
+int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_part *p,
+		   char *err, size_t errlen)
+{
+	static const char *const clock[] = { "clock", NULL };
+	static const char *const qemu[] = { "qemu", NULL };
+	static const char *const opts[] = { "qemu_options", NULL };
+	static const char *const cpu[] = { "host_cpu", NULL };
+	struct json_object *top, *x;
+	char msg[256];
+
+	top = json_text_parse(text, len, msg, sizeof(msg));
+	if (!top) {
+		seterr(err, errlen, "%s: %s", name, msg);
+		return -EINVAL;
+	}
+	if (!json_object_is_type(top, json_type_object)) {
+		json_object_put(top);
+		seterr(err, errlen, "%s: top level is not a JSON object", name);
+		return -EINVAL;
+	}
+	p->qemu = true;
+	/* the script that started the guest knows its clock best */
+	if (get_str(top, "clock") && *get_str(top, "clock"))
+		copy_str(p->clock, sizeof(p->clock), top, clock);
+	copy_str(p->qemu_version, sizeof(p->qemu_version), top, qemu);
+	copy_str(p->qemu_options, sizeof(p->qemu_options), top, opts);
+	copy_str(p->host_cpu, sizeof(p->host_cpu), top, cpu);
+	x = get(top, "exit_status");
+	if (x && json_object_is_type(x, json_type_int))
+		p->exit_status = json_object_get_int(x);
+	json_object_put(top);
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -650,6 +684,18 @@ static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 	free(buf);
 	if (ret)
 		return ret;
+	snprintf(path, sizeof(path), "%s/raw/%s/qemu.json", dir, part->name);
+	if (!access(path, F_OK)) {
+		ret = raw_read_file(path, &buf, &len, err, errlen);
+		if (ret)
+			return ret;
+		ret = raw_parse_qemu(path, buf, len, part, err, errlen);
+		free(buf);
+		if (ret)
+			return ret;
+	}
+	if (!part->clock[0])
+		strcpy(part->clock, "realtime");
 
 	snprintf(path, sizeof(path), "%s/raw/%s/runs", dir, part->name);
 	ret = list_dir(path, false, &runs, &nruns, err, errlen);

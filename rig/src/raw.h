@@ -13,6 +13,11 @@
  * "kernel": {"release"} or "uname": {"release"}), "clock", "testbed" (or
  * "testbed": {"kind"}), "date". When no kernel release is given, the release in the
  * first flow's iperf3 "system_info" (uname of the client) is used.
+ *
+ * <dir>/raw/<part>/qemu.json (optional; written by scripts/ab-matrix for a part run in a
+ * QEMU guest), keys read: "clock" (overrides provenance's), "qemu", "qemu_options",
+ * "host_cpu", "exit_status".
+ * A part without a clock in either file ran without QEMU: its clock is "realtime".
  */
 #ifndef BRNF_RAW_H
 #define BRNF_RAW_H
@@ -39,6 +44,11 @@ struct raw_part {
 	char clock[32];
 	char testbed[64];
 	char date[64];
+	bool qemu;			/* qemu.json present */
+	char qemu_version[64];
+	char qemu_options[160];
+	char host_cpu[96];
+	int exit_status;		/* qemu.json exit_status, 0 when absent */
 };
 
 struct raw_run {
@@ -81,6 +91,10 @@ int raw_parse_record(const char *name, const char *text, size_t len, struct raw_
 /* Parse provenance.json text into @p (name untouched). 0 or -EINVAL. */
 int raw_parse_provenance(const char *name, const char *text, size_t len,
 			 struct raw_part *p, char *err, size_t errlen);
+
+/* Parse qemu.json text into @p. 0 or -EINVAL. */
+int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_part *p,
+		   char *err, size_t errlen);
 
 /* Read a whole file (at most 16 MiB) into a NUL-terminated malloc'd buffer. */
 int raw_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);

@@ -568,11 +568,19 @@ static void print_parts(struct render_ctx *ctx, FILE *f, const char *bullet)
 
 	for (i = 0; i < ctx->raw.nparts; i++) {
 		p = &ctx->raw.parts[i];
-		fprintf(f, "%s%s: kernel %s%s, clock %s, test bed %s%s%s\n", bullet, p->name,
+		fprintf(f, "%s%s: kernel %s%s, clock %s, test bed %s", bullet, p->name,
 			or_unknown(p->kernel_release),
 			p->release_from_iperf ? " (from iperf3 system_info)" : "",
-			or_unknown(p->clock), or_unknown(p->testbed), p->date[0] ? ", " : "",
-			p->date);
+			or_unknown(p->clock), or_unknown(p->testbed));
+		if (p->qemu)
+			fprintf(f, " in a QEMU guest (%s; %s; host CPU %s)",
+				or_unknown(p->qemu_version), or_unknown(p->qemu_options),
+				or_unknown(p->host_cpu));
+		if (p->date[0])
+			fprintf(f, ", %s", p->date);
+		if (p->exit_status)
+			fprintf(f, "; the guest's run ended with exit status %d", p->exit_status);
+		fputc('\n', f);
 	}
 }
 
@@ -682,6 +690,11 @@ static int write_json(struct render_ctx *ctx, struct table *main, struct table *
 		json_object_object_add(p, "clock", json_object_new_string(rp->clock));
 		json_object_object_add(p, "testbed", json_object_new_string(rp->testbed));
 		json_object_object_add(p, "date", json_object_new_string(rp->date));
+		json_object_object_add(p, "qemu", json_object_new_boolean(rp->qemu));
+		json_object_object_add(p, "qemu_version", json_object_new_string(rp->qemu_version));
+		json_object_object_add(p, "qemu_options", json_object_new_string(rp->qemu_options));
+		json_object_object_add(p, "host_cpu", json_object_new_string(rp->host_cpu));
+		json_object_object_add(p, "exit_status", json_object_new_int(rp->exit_status));
 	}
 	run = json_object_new_object();
 	if (!run || json_object_object_add(top, "run", run))

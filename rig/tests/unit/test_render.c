@@ -444,6 +444,36 @@ static void test_two_parts(void **state)
 	free(md);
 }
 
+/* qemu.json of a part run in a guest: clock, QEMU and host CPU in the notes */
+static void test_qemu_part(void **state)
+{
+	static const char qj[] = "{\n  \"series\": \"6.12\",\n  \"variant\": \"vanilla\",\n"
+		"  \"boot\": 1,\n  \"clock\": \"icount\",\n  \"qemu\": \"QEMU emulator version 7.2.15\",\n"
+		"  \"qemu_options\": \"-machine pc -cpu max -m 1G -icount shift=0,sleep=off -smp 1\",\n"
+		"  \"host_cpu\": \"Example CPU\",\n  \"exit_status\": 3\n}\n";
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	const char *path = in_dir(fx, "raw/running/qemu.json");
+	char *msg, *md, want[700];
+
+	spit(path, qj, strlen(qj));
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(md, "- running: kernel 6.1.0-test, clock icount, test bed netns in a "
+				   "QEMU guest (QEMU emulator version 7.2.15; -machine pc -cpu max "
+				   "-m 1G -icount shift=0,sleep=off -smp 1; host CPU Example CPU), "
+				   "2026-11-30T02:00:20Z; the guest's run ended with exit status 3\n"));
+	assert_non_null(strstr(md, "Clock `icount`: guest time advances"));
+	free(md);
+
+	spit(path, qj, 20);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s: truncated JSON (ends after 20 bytes)\n", path);
+	assert_string_equal(msg, want);
+	free(msg);
+}
+
 static void test_no_raw(void **state)
 {
 	struct fixture *fx = *state;
@@ -473,6 +503,7 @@ int main(void)
 		T(test_baseline_option),
 		T(test_row_order_by_index),
 		T(test_two_parts),
+		T(test_qemu_part),
 		T(test_no_raw),
 	};
 
