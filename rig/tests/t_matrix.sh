@@ -56,3 +56,24 @@ for rec in "$OUT"/raw/running/runs/*/record.json; do
 		test "$(jq '.end.sum_received.bits_per_second > 0' "$(dirname "$rec")/flow-0.json")" = true
 done
 check "brnf render re-renders from raw data" "$BRNF" render "$OUT" > /dev/null
+
+# Offloads: off by default (read back and recorded), on with --offloads on;
+# a second part added to an existing results directory.
+check "offloads off by default (read back)" test "$(jq '[.testbed.offloads[] | .tso, .gso, .gro] | any' \
+	"$OUT/raw/running/provenance.json")" = false
+printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+set +e
+"$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 --offloads on \
+	--out "$OUT" --part offloads-on --no-render > /dev/null 2> "$TMPD/err"
+rc=$?
+set -e
+check "second part into the existing results directory" test "$rc" -eq 0 -a -s "$OUT/raw/offloads-on/provenance.json"
+check "offloads on when asked (read back)" test "$(jq '[.testbed.offloads[] | .tso, .gso] | all' \
+	"$OUT/raw/offloads-on/provenance.json")" = true
+check "no temporary part left" sh -c "! ls -d '$OUT'/raw/*.tmp.* 2>/dev/null"
+set +e
+"$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 \
+	--out "$OUT" --part offloads-on --no-render > /dev/null 2> "$TMPD/err"
+rc=$?
+set -e
+check "an existing part is never overwritten" sh -c "[ $rc -ne 0 ] && grep -q 'exists already' '$TMPD/err'"
