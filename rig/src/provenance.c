@@ -73,6 +73,22 @@ static struct json_object *kernel_json(const struct provenance *p)
 	return o;
 }
 
+/* The clocksource iperf3's timing rests on (tsc, kvm-clock, ...). */
+static struct json_object *clocksource(void)
+{
+	struct json_object *o = NULL;
+	char *buf;
+
+	if (read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      &buf, NULL))
+		return NULL;
+	chomp(buf);
+	if (*buf)
+		o = json_object_new_string(buf);
+	free(buf);
+	return o;
+}
+
 static struct json_object *host_json(void)
 {
 	struct json_object *o = json_object_new_object();
@@ -250,6 +266,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	json_object_object_add(top, "part", json_object_new_string(p->part));
 	json_object_object_add(top, "kernel_release", json_object_new_string(u.release));
 	json_object_object_add(top, "kernel", kernel_json(p));
+	json_object_object_add(top, "clock", clocksource());
 	json_object_object_add(top, "host", host_json());
 	json_object_object_add(top, "testbed", testbed_json(p));
 	json_object_object_add(top, "ap_at_end", ap_state_json(p->tb));

@@ -47,3 +47,37 @@ else
 		grep -q 'ruleset openwrt-flowtable .* does not load' "$TMPD/err"
 	check "ruleset the kernel cannot load: cleaned up" no_brnf_netns
 fi
+
+# A failing flow (iperf3 client error JSON, exit 1) and a missing iperf3:
+# stand-ins on PATH, the real nft/iptables next to them.
+mkdir -p "$TMPD/bin" "$TMPD/noiperf"
+cat > "$TMPD/bin/iperf3" <<'EOS'
+#!/bin/sh
+for a in "$@"; do
+	if [ "$a" = -c ]; then
+		printf '{\n\t"start": {},\n\t"error": "unable to connect to server: Connection refused"\n}\n'
+		exit 1
+	fi
+done
+exec /usr/bin/iperf3 "$@"
+EOS
+chmod +x "$TMPD/bin/iperf3"
+printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+set +e
+PATH="$TMPD/bin:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
+	--flows 1 --out "$TMPD/ff" > /dev/null 2> "$TMPD/err"
+rc=$?
+set -e
+check "failed flow: exit 1" test "$rc" -eq 1
+check "failed flow: one line naming the flow and iperf3's error" \
+	grep -q 'flow 0 (download, port 5201) failed: .*unable to connect' "$TMPD/err"
+check "failed flow: cleaned up" sh -c "no_ns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf'; }; no_ns && ! ls -d '$TMPD'/ff* 2>/dev/null"
+
+for t in nft iptables iptables-restore ip6tables; do
+	ln -sf "$(command -v $t)" "$TMPD/noiperf/$t"
+done
+set +e
+PATH="$TMPD/noiperf" "$BRNF" run --matrix "$TMPD/one.matrix" --out "$TMPD/ni" 2> "$TMPD/err"
+rc=$?
+set -e
+check "iperf3 missing: exit 1 with one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l < '$TMPD/err') -eq 1 ] && grep -q 'iperf3 not found' '$TMPD/err'"
