@@ -462,6 +462,8 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 	static const char *const clock[] = { "clock", NULL };
 	static const char *const testbed[] = { "testbed", "testbed.kind", "testbed_kind", NULL };
 	static const char *const date[] = { "date", NULL };
+	static const char *const offloads[] = { "testbed.offloads_requested", NULL };
+	static const char *const cpu[] = { "host.cpu", NULL };
 	struct json_object *top;
 	char msg[256];
 
@@ -479,6 +481,8 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 	copy_str(p->clock, sizeof(p->clock), top, clock);
 	copy_str(p->testbed, sizeof(p->testbed), top, testbed);
 	copy_str(p->date, sizeof(p->date), top, date);
+	copy_str(p->offloads, sizeof(p->offloads), top, offloads);
+	copy_str(p->host_cpu, sizeof(p->host_cpu), top, cpu);
 	json_object_put(top);
 	return 0;
 }
@@ -503,7 +507,7 @@ int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_pa
 	static const char *const opts[] = { "qemu_options", NULL };
 	static const char *const cpu[] = { "host_cpu", NULL };
 	struct json_object *top, *x;
-	char msg[256];
+	char msg[256], buf[sizeof(p->host_cpu)];
 
 	top = json_text_parse(text, len, msg, sizeof(msg));
 	if (!top) {
@@ -521,7 +525,9 @@ int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_pa
 		copy_str(p->clock, sizeof(p->clock), top, clock);
 	copy_str(p->qemu_version, sizeof(p->qemu_version), top, qemu);
 	copy_str(p->qemu_options, sizeof(p->qemu_options), top, opts);
-	copy_str(p->host_cpu, sizeof(p->host_cpu), top, cpu);
+	copy_str(buf, sizeof(buf), top, cpu);
+	if (buf[0])
+		strcpy(p->host_cpu, buf);
 	x = get(top, "exit_status");
 	if (x && json_object_is_type(x, json_type_int))
 		p->exit_status = json_object_get_int(x);

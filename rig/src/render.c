@@ -572,10 +572,13 @@ static void print_parts(struct render_ctx *ctx, FILE *f, const char *bullet)
 			or_unknown(p->kernel_release),
 			p->release_from_iperf ? " (from iperf3 system_info)" : "",
 			or_unknown(p->clock), or_unknown(p->testbed));
+		if (p->offloads[0])
+			fprintf(f, " (offloads %s)", p->offloads);
 		if (p->qemu)
-			fprintf(f, " in a QEMU guest (%s; %s; host CPU %s)",
-				or_unknown(p->qemu_version), or_unknown(p->qemu_options),
-				or_unknown(p->host_cpu));
+			fprintf(f, " in a QEMU guest (%s; %s)", or_unknown(p->qemu_version),
+				or_unknown(p->qemu_options));
+		if (p->host_cpu[0])
+			fprintf(f, ", host CPU %s", p->host_cpu);
 		if (p->date[0])
 			fprintf(f, ", %s", p->date);
 		if (p->exit_status)
@@ -628,7 +631,7 @@ static int write_md(struct render_ctx *ctx, struct table *main, struct table *sp
 		   "approximation).\n\n");
 	fprintf(f, "## What was run\n\n");
 	fprintf(f, "- flows per run: %s\n- duration: %s s, omitted warm-up: %s s\n"
-		   "- runs per cell: %s (%u runs in %zu part%s)\n",
+		   "- runs per cell (repetitions, over all parts): %s (%u runs in %zu part%s)\n",
 		sm->flows, sm->duration, sm->omit, sm->reps, sm->nruns, ctx->raw.nparts,
 		ctx->raw.nparts == 1 ? "" : "s");
 	print_parts(ctx, f, "- ");
@@ -690,6 +693,7 @@ static int write_json(struct render_ctx *ctx, struct table *main, struct table *
 		json_object_object_add(p, "clock", json_object_new_string(rp->clock));
 		json_object_object_add(p, "testbed", json_object_new_string(rp->testbed));
 		json_object_object_add(p, "date", json_object_new_string(rp->date));
+		json_object_object_add(p, "offloads", json_object_new_string(rp->offloads));
 		json_object_object_add(p, "qemu", json_object_new_boolean(rp->qemu));
 		json_object_object_add(p, "qemu_version", json_object_new_string(rp->qemu_version));
 		json_object_object_add(p, "qemu_options", json_object_new_string(rp->qemu_options));

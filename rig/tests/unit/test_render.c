@@ -440,7 +440,7 @@ static void test_two_parts(void **state)
 				    jget(top, "parts"), 0), "name") : NULL), "boot2");
 	json_object_put(top);
 	md = slurp(in_dir(fx, "matrix.md"), NULL);
-	assert_non_null(strstr(md, "- runs per cell: 4 (24 runs in 2 parts)"));
+	assert_non_null(strstr(md, "- runs per cell (repetitions, over all parts): 4 (24 runs in 2 parts)"));
 	free(md);
 }
 
@@ -462,7 +462,7 @@ static void test_qemu_part(void **state)
 	md = slurp(in_dir(fx, "matrix.md"), NULL);
 	assert_non_null(strstr(md, "- running: kernel 6.1.0-test, clock icount, test bed netns in a "
 				   "QEMU guest (QEMU emulator version 7.2.15; -machine pc -cpu max "
-				   "-m 1G -icount shift=0,sleep=off -smp 1; host CPU Example CPU), "
+				   "-m 1G -icount shift=0,sleep=off -smp 1), host CPU Example CPU, "
 				   "2026-11-30T02:00:20Z; the guest's run ended with exit status 3\n"));
 	assert_non_null(strstr(md, "Clock `icount`: guest time advances"));
 	free(md);
