@@ -87,3 +87,12 @@ rig-fuzz: $(RIG_FUZZ_BINS)
 # Integration tests: root, running kernel, network namespaces only.
 rig-itest: rig
 	BRNF=$(BUILD)/bin/brnf sh $(RIG_DIR)/tests/run.sh
+
+# The same integration tests with brnf itself built with ASan+UBSan (a separate
+# build tree, so the normal binary is untouched).
+RIG_SAN_BUILD := $(BUILD)/san-brnf
+.PHONY: rig-itest-san
+rig-itest-san:
+	$(MAKE) --no-print-directory rig BUILD=$(RIG_SAN_BUILD) \
+		RIG_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	BRNF=$(RIG_SAN_BUILD)/bin/brnf sh $(RIG_DIR)/tests/run.sh
