@@ -420,6 +420,47 @@ static void test_row_order_by_index(void **state)
 	json_object_put(top);
 }
 
+static void set_ruleset(struct json_object *rec, void *arg)
+{
+	json_object_object_add(jget(rec, "row"), "ruleset", json_object_new_string(arg));
+}
+
+/* The ruleset column shows only when some row has a ruleset other than none; a
+ * different ruleset is a different row. */
+static void test_ruleset_column(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top;
+	char *msg, *md;
+
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_null(strstr(md, "| ruleset"));
+	free(md);
+
+	edit_record(fx, "0000-download", set_ruleset, "openwrt-flowtable");
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(md, "| ruleset"));
+	assert_non_null(strstr(md, "| openwrt-flowtable |"));
+	free(md);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_int_equal(json_object_array_length(jget(top, "rows")), 4);
+	/* index 0 twice: first appearance decides, the run read first comes first */
+	assert_string_equal(json_object_get_string(jget(json_row(top, 0), "ruleset")),
+			    "openwrt-flowtable");
+	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "download_n")), 1);
+	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "upload_n")), 0);
+	assert_int_equal(json_object_get_int(jget(json_row(top, 1), "download_n")), 1);
+	json_object_put(top);
+	md = slurp(in_dir(fx, "matrix.txt"), NULL);
+	assert_non_null(strstr(md, "(n=1)"));
+	free(md);
+}
+
 /* A second part (e.g. another boot) adds runs to the same cells. */
 static void test_two_parts(void **state)
 {
@@ -503,6 +544,7 @@ int main(void)
 		T(test_baseline_option),
 		T(test_row_order_by_index),
 		T(test_two_parts),
+		T(test_ruleset_column),
 		T(test_qemu_part),
 		T(test_no_raw),
 	};
