@@ -1,0 +1,48 @@
+#!/bin/sh
+# SIGINT, SIGTERM and SIGKILL at several points of a run (while the test bed is
+# built, while rulesets are checked, during flows, near the end): afterwards no
+# namespace, no lock holder and no complete-looking results directory is left
+# (after a SIGKILL, once the next `brnf cleanup` ran).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+printf 'global=0 local=-\nglobal=0 local=br-lan ruleset=openwrt\n' > "$TMPD/m"
+# Delays in seconds after the start; the run itself takes about 4 s.
+POINTS="0.02 0.1 0.3 0.8 1.5 2.5 3.5"
+
+for sig in INT TERM KILL; do
+	for t in $POINTS; do
+		out="$TMPD/r-$sig-$t"
+		"$BRNF" run --matrix "$TMPD/m" --time 1 --omit 0 --reps 1 --flows 2 \
+			--no-render --out "$out" > /dev/null 2>&1 &
+		pid=$!
+		sleep "$t"
+		kill -"$sig" "$pid" 2>/dev/null || true
+		set +e
+		wait "$pid"
+		rc=$?
+		set -e
+		if [ "$sig" = KILL ]; then
+			"$BRNF" cleanup > /dev/null 2>&1 || true
+		fi
+		if [ -e "$out" ]; then
+			# Finished before the signal: then it must be complete.
+			if [ "$rc" -eq 0 ] && [ -s "$out/raw/running/provenance.json" ]; then
+				ok "SIG$sig at ${t}s: run had finished; result complete"
+			else
+				not_ok "SIG$sig at ${t}s: $out exists but the run did not finish (rc $rc)"
+			fi
+		else
+			check "SIG$sig at ${t}s: exit status != 0" test "$rc" -ne 0
+		fi
+		check "SIG$sig at ${t}s: no namespaces left" no_brnf_netns
+		check "SIG$sig at ${t}s: lock free" lock_free
+		check "SIG$sig at ${t}s: no iperf3 left (within 5 s)" wait_for 5 sh -c "! pgrep -x iperf3 >/dev/null"
+		if [ "$sig" != KILL ]; then
+			check "SIG$sig at ${t}s: no temporary results left" \
+				sh -c "! ls -d '$out'.tmp.* 2>/dev/null"
+		fi
+		rm -rf "$out" "$out".tmp.*
+	done
+done
+check "no state files left in /run/brnf" sh -c "! ls /run/brnf/*.pid 2>/dev/null"
