@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* libFuzzer harness: record.json and provenance.json of a results directory. */
+/* libFuzzer harness: record.json, provenance.json and qemu.json of a results directory. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,5 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memset(&part, 0, sizeof(part));
 	raw_parse_provenance("p", (const char *)data, size, &part, err, sizeof(err));
+	raw_parse_qemu("q", (const char *)data, size, &part, err, sizeof(err));
 	return 0;
 }

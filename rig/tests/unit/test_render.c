@@ -515,6 +515,35 @@ static void test_qemu_part(void **state)
 	free(msg);
 }
 
+/* print: the text table on stdout is matrix.txt */
+static void test_print(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { .print = true };
+	char out[300], *got, *txt;
+	int fd, saved;
+
+	snprintf(out, sizeof(out), "%s.stdout", fx->dir);
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0 && saved >= 0);
+	dup2(fd, 1);
+	close(fd);
+	fx->saved_stderr = render_dir(fx->dir, &o);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_int_equal(fx->saved_stderr, 0);
+	got = slurp(out, NULL);
+	unlink(out);
+	txt = slurp(in_dir(fx, "matrix.txt"), NULL);
+	assert_true(strlen(txt) > 100);
+	assert_string_equal(got, txt);
+	free(got);
+	free(txt);
+}
+
 static void test_no_raw(void **state)
 {
 	struct fixture *fx = *state;
@@ -546,6 +575,7 @@ int main(void)
 		T(test_two_parts),
 		T(test_ruleset_column),
 		T(test_qemu_part),
+		T(test_print),
 		T(test_no_raw),
 	};
 
