@@ -9,9 +9,11 @@ int cmd_run(int argc, char **argv);
 int cmd_testbed(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_matrix_kernels(int argc, char **argv);
 
 extern const struct opt run_opts[];
 extern const struct opt testbed_up_opts[];
 extern const struct opt render_opts[];
+extern const struct opt matrix_kernels_opts[];
 
 #endif

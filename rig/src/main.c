@@ -13,6 +13,8 @@
 #include "version.h"
 
 static int cmd_help(int argc, char **argv);
+struct cmd;
+static void cmd_usage(const struct cmd *c);
 
 static int cmd_version(int argc, char **argv)
 {
@@ -38,11 +40,21 @@ static const struct cmd {
 	  "                 flags BRIDGE|global FAMILY=0|1...",
 	  "the test bed by hand (debugging, tests); up prints the namespace names",
 	  testbed_up_opts },
+	{ "matrix-kernels", cmd_matrix_kernels, false, "[--count VARIANT] FILE",
+	  "check a matrix file; print the kernels it names (or one kernel's row count)",
+	  matrix_kernels_opts },
 	{ "cleanup", cmd_cleanup, true, "",
 	  "remove test beds of runs that ended (and of `testbed up`)", NULL },
 	{ "version", cmd_version, false, "", "print the controller version", NULL },
 	{ "help", cmd_help, false, "", "this text", NULL },
 };
+
+static void cmd_usage(const struct cmd *c)
+{
+	printf("  brnf %s %s\n      %s\n", c->name, c->usage, c->help);
+	if (c->opts)
+		opts_help(stdout, c->opts);
+}
 
 static int cmd_help(int argc, char **argv)
 {
@@ -50,12 +62,9 @@ static int cmd_help(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	printf("usage: brnf COMMAND [ARGS]\n\n");
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		printf("  brnf %s %s\n      %s\n", cmds[i].name, cmds[i].usage, cmds[i].help);
-		if (cmds[i].opts)
-			opts_help(stdout, cmds[i].opts);
-	}
+	printf("usage: brnf COMMAND [ARGS]   (brnf COMMAND --help: one command)\n\n");
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		cmd_usage(&cmds[i]);
 	printf("\nMatrix file (--matrix): one row per line, whitespace separated key=value:\n"
 	       "  kernel=VARIANT (default running)  global=0|1|iptables,ip6tables,arptables\n"
 	       "  local=-|br-lan[,br-wlan]  ruleset=none|openwrt|openwrt-flowtable  label=TEXT\n"
@@ -75,6 +84,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			cmd_usage(&cmds[i]);
+			return EXIT_OK;
+		}
 		if (cmds[i].root) {
 			if (geteuid() != 0) {
 				pr_err("%s needs root (network namespaces)", cmds[i].name);

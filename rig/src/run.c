@@ -42,6 +42,7 @@ struct run_cfg {
 	const char *part;
 	bool no_render;
 	const char *kernel_label;
+	const char *only_kernel;
 };
 
 #define OPT_SETTER(fn, field) \
@@ -55,6 +56,7 @@ OPT_SETTER(set_ruleset, ruleset)
 OPT_SETTER(set_out, out)
 OPT_SETTER(set_part, part)
 OPT_SETTER(set_label, kernel_label)
+OPT_SETTER(set_only, only_kernel)
 
 static int set_flows(void *ctx, const char *v)
 {
@@ -109,6 +111,8 @@ const struct opt run_opts[] = {
 	  set_no_render },
 	{ "--kernel-label", "NAME", "what rows with kernel=running are called, and which"
 	  " kernel=NAME rows run (default running)", set_label },
+	{ "--only-kernel", "NAME", "run only the rows with kernel=NAME, as NAME (QEMU guests"
+	  " booted with variant NAME)", set_only },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -182,14 +186,20 @@ static int rows_prepare(struct run *r)
 			 row->line);
 		if (r->c.ruleset && text && !line_has_ruleset(text, row->line))
 			snprintf(row->ruleset, sizeof(row->ruleset), "%s", r->c.ruleset);
-		if (!strcmp(row->kernel, "running"))
-			snprintf(row->kernel, sizeof(row->kernel), "%s", r->c.kernel_label);
-		r->ran[i] = !strcmp(row->kernel, r->c.kernel_label);
+		if (r->c.only_kernel) {
+			r->ran[i] = !strcmp(row->kernel, r->c.only_kernel);
+		} else {
+			if (!strcmp(row->kernel, "running"))
+				snprintf(row->kernel, sizeof(row->kernel), "%s",
+					 r->c.kernel_label);
+			r->ran[i] = !strcmp(row->kernel, r->c.kernel_label);
+		}
 		r->nran += r->ran[i];
 	}
 	free(text);
 	if (!r->nran) {
-		pr_err("%s: no row for kernel %s", r->matrix_path, r->c.kernel_label);
+		pr_err("%s: no row for kernel %s", r->matrix_path,
+		       r->c.only_kernel ? r->c.only_kernel : r->c.kernel_label);
 		return -EINVAL;
 	}
 	if (r->nran < r->m.nrows)
@@ -405,6 +415,8 @@ int cmd_run(int argc, char **argv)
 		free(r);
 		return EXIT_USAGE;
 	}
+	if (r->c.only_kernel)
+		r->c.kernel_label = r->c.only_kernel;
 	if (r->c.matrix)
 		snprintf(r->matrix_path, sizeof(r->matrix_path), "%s", r->c.matrix);
 	else

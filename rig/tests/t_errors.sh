@@ -81,3 +81,14 @@ PATH="$TMPD/noiperf" "$BRNF" run --matrix "$TMPD/one.matrix" --out "$TMPD/ni" 2>
 rc=$?
 set -e
 check "iperf3 missing: exit 1 with one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l < '$TMPD/err') -eq 1 ] && grep -q 'iperf3 not found' '$TMPD/err'"
+
+# matrix-kernels (scripts/ab-matrix): kernels in order, row counts, FILE:LINE errors.
+check "matrix-kernels lists the kernels of ab.matrix" \
+	test "$("$BRNF" matrix-kernels "$TOPDIR/rig/matrices/ab.matrix" | tr '\n' ' ')" = "nobrnf legacy vanilla bypass ondemand "
+check "matrix-kernels --count" \
+	test "$("$BRNF" matrix-kernels --count vanilla "$TOPDIR/rig/matrices/ab.matrix")" = 3
+set +e
+"$BRNF" matrix-kernels "$TMPD/bad.matrix" 2> "$TMPD/err"; rc=$?
+set -e
+check "matrix-kernels on a bad file: FILE:LINE and exit 1" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'bad.matrix:2:' '$TMPD/err'"
