@@ -28,7 +28,7 @@ wait_for() {
 	return 0
 }
 
-no_brnf_netns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf'; }
+no_brnf_netns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }
 lock_free() { flock -n /run/brnf/lock true 2>/dev/null || [ ! -e /run/brnf/lock ]; }
 
 checktool() {

@@ -71,7 +71,7 @@ set -e
 check "failed flow: exit 1" test "$rc" -eq 1
 check "failed flow: one line naming the flow and iperf3's error" \
 	grep -q 'flow 0 (download, port 5201) failed: .*unable to connect' "$TMPD/err"
-check "failed flow: cleaned up" sh -c "no_ns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf'; }; no_ns && ! ls -d '$TMPD'/ff* 2>/dev/null"
+check "failed flow: cleaned up" sh -c "no_ns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }; no_ns && ! ls -d '$TMPD'/ff* 2>/dev/null"
 
 for t in nft iptables iptables-restore ip6tables; do
 	ln -sf "$(command -v $t)" "$TMPD/noiperf/$t"
