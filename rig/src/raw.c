@@ -464,7 +464,7 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 	static const char *const date[] = { "date", NULL };
 	static const char *const offloads[] = { "testbed.offloads_requested", NULL };
 	static const char *const cpu[] = { "host.cpu", NULL };
-	struct json_object *top;
+	struct json_object *top, *x;
 	char msg[256];
 
 	top = json_text_parse(text, len, msg, sizeof(msg));
@@ -483,6 +483,10 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 	copy_str(p->date, sizeof(p->date), top, date);
 	copy_str(p->offloads, sizeof(p->offloads), top, offloads);
 	copy_str(p->host_cpu, sizeof(p->host_cpu), top, cpu);
+	x = get(top, "wall_seconds");
+	p->wall_seconds = x && (json_object_is_type(x, json_type_double) ||
+				json_object_is_type(x, json_type_int)) ?
+			  json_object_get_double(x) : -1;
 	json_object_put(top);
 	return 0;
 }

@@ -11,7 +11,8 @@
  *
  * provenance.json keys read (all optional, strings): "kernel_release" (or
  * "kernel": {"release"} or "uname": {"release"}), "clock", "testbed" (or
- * "testbed": {"kind"}), "testbed": {"offloads_requested"}, "host": {"cpu"}, "date". When no kernel release is given, the release in the
+ * "testbed": {"kind"}), "testbed": {"offloads_requested"}, "host": {"cpu"}, "date",
+ * "wall_seconds" (number). When no kernel release is given, the release in the
  * first flow's iperf3 "system_info" (uname of the client) is used.
  *
  * <dir>/raw/<part>/qemu.json (optional; written by scripts/ab-matrix for a part run in a
@@ -45,6 +46,7 @@ struct raw_part {
 	char testbed[64];
 	char date[64];
 	char offloads[16];		/* "on", "off" or "" */
+	double wall_seconds;		/* the part's wall time, -1 when unknown */
 	bool qemu;			/* qemu.json present */
 	char qemu_version[64];
 	char qemu_options[160];

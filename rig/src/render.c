@@ -250,12 +250,12 @@ static const struct tcol main_fixed[M_NFIXED] = {
 /* per direction data columns (CSV/JSON), unrounded */
 enum {
 	D_N, D_MEAN, D_SD, D_CI95, D_CI_LOW, D_CI_HIGH, D_CV, D_MEDIAN, D_MIN, D_MAX,
-	D_REPS, D_CHG, D_CHG_LOW, D_CHG_HIGH, D_CHG_DOF, D_INDIST, D_NFIELDS
+	D_REPS, D_CHG, D_CHG_LOW, D_CHG_HIGH, D_CHG_DOF, D_INDIST, D_VALUES, D_NFIELDS
 };
 static const char *const dir_fields[D_NFIELDS] = {
 	"n", "mean_mbps", "sd_mbps", "ci95_mbps", "ci95_low_mbps", "ci95_high_mbps", "cv",
 	"median_mbps", "min_mbps", "max_mbps", "reps_for_2pct", "change_pct",
-	"change_low_pct", "change_high_pct", "change_dof", "indistinguishable",
+	"change_low_pct", "change_high_pct", "change_dof", "indistinguishable", "values_mbps",
 };
 
 #define MAIN_NCOLS (M_NFIXED + RAW_NDIRS * D_NFIELDS)
@@ -323,6 +323,7 @@ static void dir_data(struct table *t, size_t row, int d, const struct rcell *c)
 		return;
 	}
 	table_int(t, row, col + D_N, s->n);
+	table_nums(t, row, col + D_VALUES, c->v, c->n);
 	table_num(t, row, col + D_MEAN, s->mean);
 	table_num(t, row, col + D_SD, s->sd);
 	table_num(t, row, col + D_CI95, s->ci95);
@@ -399,7 +400,7 @@ static int build_main(struct render_ctx *ctx, struct table *t)
 
 enum {
 	S_KERNEL, S_GLOBAL, S_LOCAL, S_RULESET, S_DIR, S_N, S_MEAN, S_SD, S_CV, S_MEDIAN,
-	S_MIN, S_MAX, S_REPS, S_NCOLS
+	S_MIN, S_MAX, S_REPS, S_VALUES, S_NCOLS
 };
 
 static const struct tcol spread_cols[S_NCOLS] = {
@@ -416,7 +417,24 @@ static const struct tcol spread_cols[S_NCOLS] = {
 	[S_MIN] = { "min", "min_mbps", TA_RIGHT, TC_BOTH, false, 0 },
 	[S_MAX] = { "max", "max_mbps", TA_RIGHT, TC_BOTH, false, 0 },
 	[S_REPS] = { "reps for 2%", "reps_for_2pct", TA_RIGHT, TC_BOTH, false, 0 },
+	[S_VALUES] = { "runs in run order", "values_mbps", TA_LEFT, TC_BOTH, false, 0 },
 };
+
+#define VALUES_SHOWN 20		/* the text form lists at most this many runs */
+
+/* every run's rate, so that a mode flip is visible and not only its mean */
+static int values_text(struct table *t, size_t row, size_t col, const struct rcell *c)
+{
+	char buf[VALUES_SHOWN * 16 + 8];
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->n && i < VALUES_SHOWN; i++)
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%.1f", i ? " " : "", c->v[i]);
+	if (c->n > VALUES_SHOWN)
+		snprintf(buf + off, sizeof(buf) - off, " ...");
+	return table_text(t, row, col, false, "%s", buf) ?: table_nums(t, row, col, c->v, c->n);
+}
 
 static int build_spread(struct render_ctx *ctx, const struct table *main, struct table *t)
 {
@@ -486,6 +504,7 @@ static int build_spread(struct render_ctx *ctx, const struct table *main, struct
 			} else {
 				ret = ret ?: table_text(t, row, S_REPS, false, "-");
 			}
+			ret = ret ?: values_text(t, row, S_VALUES, &r->cell[d]);
 			if (ret)
 				return ret;
 		}
@@ -581,6 +600,8 @@ static void print_parts(struct render_ctx *ctx, FILE *f, const char *bullet)
 			fprintf(f, ", host CPU %s", p->host_cpu);
 		if (p->date[0])
 			fprintf(f, ", %s", p->date);
+		if (p->wall_seconds >= 0)
+			fprintf(f, ", wall time %.0f s", p->wall_seconds);
 		if (p->exit_status)
 			fprintf(f, "; the guest's run ended with exit status %d", p->exit_status);
 		fputc('\n', f);
@@ -628,7 +649,8 @@ static int write_md(struct render_ctx *ctx, struct table *main, struct table *sp
 		return ret;
 	fprintf(f, "\nValues in Mbit/s. \"reps for 2%%\": repetitions per row that would detect "
 		   "a 2%% change at this sd (two-sample, 95%%, 80%% power, normal "
-		   "approximation).\n\n");
+		   "approximation). \"runs in run order\": every run's rate, parts in name "
+		   "order, runs in the order they ran.\n\n");
 	fprintf(f, "## What was run\n\n");
 	fprintf(f, "- flows per run: %s\n- duration: %s s, omitted warm-up: %s s\n"
 		   "- runs per cell (repetitions, over all parts): %s (%u runs in %zu part%s)\n",
@@ -699,6 +721,8 @@ static int write_json(struct render_ctx *ctx, struct table *main, struct table *
 		json_object_object_add(p, "qemu_options", json_object_new_string(rp->qemu_options));
 		json_object_object_add(p, "host_cpu", json_object_new_string(rp->host_cpu));
 		json_object_object_add(p, "exit_status", json_object_new_int(rp->exit_status));
+		json_object_object_add(p, "wall_seconds", rp->wall_seconds >= 0 ?
+				       json_object_new_double(rp->wall_seconds) : NULL);
 	}
 	run = json_object_new_object();
 	if (!run || json_object_object_add(top, "run", run))

@@ -26,6 +26,7 @@ static void cell_clear(struct tcell *c)
 {
 	free(c->text);
 	free(c->str);
+	free(c->nums);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -94,6 +95,9 @@ static void value_clear(struct tcell *c)
 {
 	free(c->str);
 	c->str = NULL;
+	free(c->nums);
+	c->nums = NULL;
+	c->nnums = 0;
 	c->type = TV_NULL;
 }
 
@@ -140,6 +144,20 @@ int table_bool(struct table *t, size_t row, size_t col, bool v)
 	value_clear(c);
 	c->type = TV_BOOL;
 	c->b = v;
+	return 0;
+}
+
+int table_nums(struct table *t, size_t row, size_t col, const double *v, size_t n)
+{
+	struct tcell *c = cell(t, row, col);
+
+	value_clear(c);
+	c->nums = malloc((n ? n : 1) * sizeof(*v));
+	if (!c->nums)
+		return -ENOMEM;
+	memcpy(c->nums, v, n * sizeof(*v));
+	c->nnums = n;
+	c->type = TV_NUMS;
 	return 0;
 }
 
@@ -388,6 +406,12 @@ int table_print_csv(const struct table *t, FILE *f)
 			case TV_BOOL:
 				fputs(v->b ? "true" : "false", f);
 				break;
+			case TV_NUMS:
+				for (size_t k = 0; k < v->nnums; k++) {
+					num_shortest(v->nums[k], num, sizeof(num));
+					fprintf(f, "%s%s", k ? " " : "", num);
+				}
+				break;
 			case TV_NULL:
 			default:
 				break;
@@ -400,7 +424,9 @@ int table_print_csv(const struct table *t, FILE *f)
 
 static struct json_object *cell_json(const struct tcell *v)
 {
+	struct json_object *a;
 	char num[40];
+	size_t k;
 
 	switch (v->type) {
 	case TV_STR:
@@ -412,6 +438,16 @@ static struct json_object *cell_json(const struct tcell *v)
 		return json_object_new_int64(v->i);
 	case TV_BOOL:
 		return json_object_new_boolean(v->b);
+	case TV_NUMS:
+		a = json_object_new_array();
+		for (k = 0; a && k < v->nnums; k++) {
+			num_shortest(v->nums[k], num, sizeof(num));
+			if (json_object_array_add(a, json_object_new_double_s(v->nums[k], num))) {
+				json_object_put(a);
+				return NULL;
+			}
+		}
+		return a;
 	case TV_NULL:
 	default:
 		return NULL;

@@ -34,13 +34,15 @@ struct tcol {
 	unsigned int width;	/* measured: display width in the text form */
 };
 
-enum tval_type { TV_NULL, TV_STR, TV_NUM, TV_INT, TV_BOOL };
+enum tval_type { TV_NULL, TV_STR, TV_NUM, TV_INT, TV_BOOL, TV_NUMS };
 
 struct tcell {
 	char *text;		/* display text; NULL prints as "" */
 	bool emph;		/* **bold** in Markdown */
 	enum tval_type type;
 	char *str;
+	double *nums;		/* TV_NUMS: JSON array, CSV space separated */
+	size_t nnums;
 	double num;
 	long long i;
 	bool b;
@@ -66,6 +68,7 @@ int table_str(struct table *t, size_t row, size_t col, const char *s);
 int table_num(struct table *t, size_t row, size_t col, double v);
 int table_int(struct table *t, size_t row, size_t col, long long v);
 int table_bool(struct table *t, size_t row, size_t col, bool v);
+int table_nums(struct table *t, size_t row, size_t col, const double *v, size_t n);
 
 /* Display width of UTF-8 text (code points; the tables use no wide characters). */
 size_t utf8_width(const char *s);

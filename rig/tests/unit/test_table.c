@@ -8,7 +8,7 @@
 
 #include "table.h"
 
-enum { C_NAME, C_NOTE, C_RATE, C_RATE_MEAN, C_FLAG, C_SECRET, C_NCOLS };
+enum { C_NAME, C_NOTE, C_RATE, C_RATE_MEAN, C_FLAG, C_SECRET, C_VALUES, C_NCOLS };
 
 static const struct tcol cols[C_NCOLS] = {
 	[C_NAME] = { "name", "name", TA_LEFT, TC_BOTH, false, 0 },
@@ -17,6 +17,7 @@ static const struct tcol cols[C_NCOLS] = {
 	[C_RATE_MEAN] = { "mean", "rate_mean_mbps", TA_RIGHT, TC_DATA, false, 0 },
 	[C_FLAG] = { "ok", "ok", TA_LEFT, TC_BOTH, false, 0 },
 	[C_SECRET] = { "hidden", "hidden", TA_LEFT, TC_BOTH, true, 0 },
+	[C_VALUES] = { "values", "values", TA_LEFT, TC_DATA, false, 0 },
 };
 
 static void fill(struct table *t)
@@ -36,6 +37,7 @@ static void fill(struct table *t)
 	table_bool(t, r, C_FLAG, true);
 	table_text(t, r, C_SECRET, false, "not shown");
 	table_str(t, r, C_SECRET, "in data");
+	table_nums(t, r, C_VALUES, (const double[]){ 857.7, 858, 1.0 / 3 }, 3);
 
 	r = table_add_row(t);
 	assert_int_equal(r, 1);
@@ -46,6 +48,7 @@ static void fill(struct table *t)
 	table_num(t, r, C_RATE_MEAN, 1.0 / 3);
 	table_text(t, r, C_FLAG, true, "no");
 	table_bool(t, r, C_FLAG, false);
+	table_nums(t, r, C_VALUES, NULL, 0);
 
 	r = table_add_row(t);
 	assert_int_equal(r, 2);
