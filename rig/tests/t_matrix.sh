@@ -77,3 +77,20 @@ set +e
 rc=$?
 set -e
 check "an existing part is never overwritten" sh -c "[ $rc -ne 0 ] && grep -q 'exists already' '$TMPD/err'"
+
+# --ruleset is the ruleset of rows that name none; a row's own ruleset= wins.
+printf 'global=0 local=br-lan\nglobal=0 local=br-lan ruleset=none # own\n' > "$TMPD/rs.matrix"
+set +e
+"$BRNF" run --matrix "$TMPD/rs.matrix" --ruleset openwrt --time 1 --omit 0 --reps 1 --flows 1 \
+	--out "$TMPD/rs" --no-render > /dev/null 2> "$TMPD/err"
+rc=$?
+set -e
+check "--ruleset run exits 0" test "$rc" -eq 0
+check "--ruleset applies to rows without ruleset=" test "$(jq -r 'select(.row.index == 0) | .row.ruleset' \
+	"$TMPD"/rs/raw/running/runs/*/record.json | sort -u)" = openwrt
+check "a row's own ruleset= wins over --ruleset" test "$(jq -r 'select(.row.index == 1) | .row.ruleset' \
+	"$TMPD"/rs/raw/running/runs/*/record.json | sort -u)" = none
+check "verification holds with the OpenWrt ruleset" test "$(jq -r .verify.result \
+	"$TMPD"/rs/raw/running/runs/*/record.json | sort -u)" = yes
+check "provenance records the ruleset digests" test "$(jq -r '.rulesets.openwrt.sha256' \
+	"$TMPD/rs/raw/running/provenance.json")" = "$(sha256sum "$TOPDIR/rig/rulesets/openwrt.nft" | cut -d' ' -f1)"
