@@ -155,7 +155,8 @@ int table_nums(struct table *t, size_t row, size_t col, const double *v, size_t 
 	c->nums = malloc((n ? n : 1) * sizeof(*v));
 	if (!c->nums)
 		return -ENOMEM;
-	memcpy(c->nums, v, n * sizeof(*v));
+	if (n)
+		memcpy(c->nums, v, n * sizeof(*v));
 	c->nnums = n;
 	c->type = TV_NUMS;
 	return 0;
