@@ -753,6 +753,19 @@ out_free:
 	return ret;
 }
 
+/* A part still being written (results.c names it <part>.tmp.<pid>) is not data. */
+static bool is_tmp_name(const char *name)
+{
+	const char *p = strstr(name, ".tmp.");
+
+	if (!p || !p[5])
+		return false;
+	for (p += 5; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
 int raw_read_dir(const char *dir, struct raw_set *s, char *err, size_t errlen)
 {
 	char path[4096], **parts = NULL;
@@ -764,28 +777,32 @@ int raw_read_dir(const char *dir, struct raw_set *s, char *err, size_t errlen)
 	ret = list_dir(path, true, &parts, &nparts, err, errlen);
 	if (ret)
 		return ret;
-	if (!nparts) {
-		seterr(err, errlen, "%s: no parts (no raw data)", path);
-		ret = -ENOENT;
-		goto out_free;
-	}
-	s->parts = calloc(nparts, sizeof(*s->parts));
+	s->parts = calloc(nparts ? nparts : 1, sizeof(*s->parts));
 	if (!s->parts) {
 		seterr(err, errlen, "%s: out of memory", path);
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	s->nparts = nparts;
 	for (i = 0; i < nparts; i++) {
+		if (is_tmp_name(parts[i])) {
+			fprintf(stderr, "brnf: %s/%s: ignored, an unfinished part (.tmp.<pid>)\n",
+				path, parts[i]);
+			continue;
+		}
 		if (strlen(parts[i]) >= RAW_NAME_LEN) {
 			seterr(err, errlen, "%s/%s: name too long", path, parts[i]);
 			ret = -ENAMETOOLONG;
 			goto out_free;
 		}
-		strcpy(s->parts[i].name, parts[i]);
-		ret = read_part(dir, i, s, &cap, err, errlen);
+		strcpy(s->parts[s->nparts].name, parts[i]);
+		ret = read_part(dir, s->nparts++, s, &cap, err, errlen);
 		if (ret)
 			goto out_free;
+	}
+	if (!s->nparts) {
+		seterr(err, errlen, "%s: no parts (no raw data)", path);
+		ret = -ENOENT;
+		goto out_free;
 	}
 	free_names(parts, nparts);
 	return 0;

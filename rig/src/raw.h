@@ -7,7 +7,9 @@
  *   <dir>/raw/<part>/runs/<run>/flow-<i>.json   (iperf3 -J client output)
  *
  * Parts are read in sorted name order, runs within a part in sorted directory name
- * order. Anything malformed is an error "FILE: what is wrong"; nothing is skipped.
+ * order. Anything malformed is an error "FILE: what is wrong"; nothing is skipped,
+ * except a part directory named <part>.tmp.<pid> (still being written, or left by a
+ * killed run), which is not data: a warning on stderr names it.
  *
  * provenance.json keys read (all optional, strings): "kernel_release" (or
  * "kernel": {"release"} or "uname": {"release"}), "clock", "testbed" (or

@@ -544,6 +544,29 @@ static void test_print(void **state)
 	free(txt);
 }
 
+/* A part left unfinished (<part>.tmp.<pid>) is named on stderr and not read. */
+static void test_unfinished_part(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	char *msg, want[700];
+
+	sh("mkdir -p '%s'", in_dir(fx, "raw/boot2.tmp.1234/runs/0000-upload"));
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	snprintf(want, sizeof(want),
+		 "brnf: %s/raw/boot2.tmp.1234: ignored, an unfinished part (.tmp.<pid>)\n",
+		 fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+	/* any other incomplete part is an error */
+	sh("mv '%s' '%s'", in_dir(fx, "raw/boot2.tmp.1234"), in_dir(fx, "raw/boot2.tmp.x"));
+	assert_int_equal(render_capture(fx, &o, &msg), -ENOENT);
+	snprintf(want, sizeof(want), "brnf: %s/raw/boot2.tmp.x/provenance.json: No such file "
+		 "or directory\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+}
+
 static void test_no_raw(void **state)
 {
 	struct fixture *fx = *state;
@@ -576,6 +599,7 @@ int main(void)
 		T(test_ruleset_column),
 		T(test_qemu_part),
 		T(test_print),
+		T(test_unfinished_part),
 		T(test_no_raw),
 	};
 
