@@ -621,8 +621,9 @@ static void print_notes(struct render_ctx *ctx, const struct summary *sm, FILE *
 	fprintf(f, "Filtering verified: iptables `physdev` counters in the AP namespace show "
 		   "whether exactly the bridges the row configured passed their frames to "
 		   "iptables (yes: every run; no: some run did not, the row's numbers do not "
-		   "measure what it claims; n/a: not checked; \"no (readback)\": a flag read "
-		   "back differed from the row).\n\n");
+		   "measure what it claims; n/a: not checked; partial: some runs yes, the "
+		   "others not checked; \"no (readback)\": a flag read back differed from "
+		   "the row).\n\n");
 	fprintf(f, "%s CV (sd/mean) above 3%%: the runs of this cell spread widely, possibly "
 		   "between modes; see min and max below.\n\n", CV_MARK);
 	if (sm->icount)
