@@ -78,6 +78,7 @@ rig-fuzz: $(RIG_FUZZ_BINS)
 		rm -rf $(BUILD)/fuzz/work/$$t; mkdir -p $(BUILD)/fuzz/work/$$t; \
 		echo "fuzz $$t for $(FUZZ_SECONDS) s"; \
 		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-close_fd_mask=2 \
 			-artifact_prefix=$(BUILD)/fuzz/$$t- $(BUILD)/fuzz/work/$$t \
 			$(RIG_FUZZ_DIR)/corpus/$$t 2>$(BUILD)/fuzz/$$t.log || \
 			{ tail -40 $(BUILD)/fuzz/$$t.log; echo "fuzz $$t: FAILED"; exit 1; }; \

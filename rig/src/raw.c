@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -648,6 +649,10 @@ static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *
 			return ret;
 		}
 		run->bps += res.bps;
+		if (!isfinite(run->bps)) {
+			seterr(err, errlen, "%s: the flows' rates add up to %g", path, run->bps);
+			return -ERANGE;
+		}
 		if (i == 0) {
 			run->duration = res.duration;
 			run->omit = res.omit;

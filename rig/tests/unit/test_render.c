@@ -544,6 +544,40 @@ static void test_print(void **state)
 	free(txt);
 }
 
+static void two_flows(struct json_object *rec, void *arg)
+{
+	struct json_object *flows = json_object_new_array(), *f;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 2; i++) {
+		f = json_object_new_object();
+		json_object_object_add(f, "file", json_object_new_string(i ? "flow-1.json" :
+									    "flow-0.json"));
+		json_object_object_add(f, "port", json_object_new_int(5201 + i));
+		json_object_array_add(flows, f);
+	}
+	json_object_object_add(rec, "flows", flows);
+}
+
+/* Rates that overflow a double when added are an error naming the flow. */
+static void test_rate_overflow(void **state)
+{
+	static const char huge[] = "{\"end\": {\"sum_received\": {\"bits_per_second\": 1.7e308}}}";
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	const char *f1 = in_dir(fx, "raw/running/runs/0003-upload/flow-1.json");
+	char *msg, want[700];
+
+	edit_record(fx, "0003-upload", two_flows, NULL);
+	spit(in_dir(fx, "raw/running/runs/0003-upload/flow-0.json"), huge, strlen(huge));
+	spit(f1, huge, strlen(huge));
+	assert_int_equal(render_capture(fx, &o, &msg), -ERANGE);
+	snprintf(want, sizeof(want), "brnf: %s: the flows' rates add up to inf\n", f1);
+	assert_string_equal(msg, want);
+	free(msg);
+}
+
 /* A part left unfinished (<part>.tmp.<pid>) is named on stderr and not read. */
 static void test_unfinished_part(void **state)
 {
@@ -599,6 +633,7 @@ int main(void)
 		T(test_ruleset_column),
 		T(test_qemu_part),
 		T(test_print),
+		T(test_rate_overflow),
 		T(test_unfinished_part),
 		T(test_no_raw),
 	};
