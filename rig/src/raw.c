@@ -295,7 +295,8 @@ static int parse_flows(struct json_object *flows, struct raw_run *run, char *msg
 		p = s + strlen(s);
 		if (strncmp(s, "flow-", 5) || strlen(s) < 10 || strcmp(p - 5, ".json") ||
 		    strchr(s, '/') || strlen(s) >= sizeof(run->flow_file[0])) {
-			seterr(msg, len, "flows[%zu].file '%.64s' is not a flow-<i>.json name", i, s);
+			seterr(msg, len, "flows[%zu].file '%.64s' is not a flow-<i>.json name",
+			       i, s);
 			return -1;
 		}
 		if (get_uint(f, "port", &port) || port == 0 || port > 65535) {
