@@ -520,8 +520,9 @@ struct summary {
 	bool icount;
 };
 
-/* "3" or "1, 3" (distinct values in order of appearance, at most a few) */
-static void distinct(const double *v, size_t n, char *buf, size_t len)
+/* "3 s" or "1 s, 3 s" (distinct values in order of appearance, at most a few, each with
+ * @unit; a negative value is "unknown") */
+static void distinct(const double *v, size_t n, const char *unit, char *buf, size_t len)
 {
 	double seen[8];
 	size_t ns = 0, i, j, off = 0;
@@ -541,7 +542,8 @@ static void distinct(const double *v, size_t n, char *buf, size_t len)
 		if (v[i] < 0)
 			off += snprintf(buf + off, len - off, "%sunknown", ns > 1 ? ", " : "");
 		else
-			off += snprintf(buf + off, len - off, "%s%g", ns > 1 ? ", " : "", v[i]);
+			off += snprintf(buf + off, len - off, "%s%g%s", ns > 1 ? ", " : "", v[i],
+					unit);
 		if (off >= len)
 			return;
 	}
@@ -558,16 +560,16 @@ static int summarize(struct render_ctx *ctx, struct summary *sm)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		v[i] = ctx->raw.runs[i].nflows;
-	distinct(v, n, sm->flows, sizeof(sm->flows));
+	distinct(v, n, "", sm->flows, sizeof(sm->flows));
 	for (i = 0; i < n; i++)
 		v[i] = ctx->raw.runs[i].duration;
-	distinct(v, n, sm->duration, sizeof(sm->duration));
+	distinct(v, n, " s", sm->duration, sizeof(sm->duration));
 	for (i = 0; i < n; i++)
 		v[i] = ctx->raw.runs[i].omit;
-	distinct(v, n, sm->omit, sizeof(sm->omit));
+	distinct(v, n, " s", sm->omit, sizeof(sm->omit));
 	for (i = 0; i < ctx->nrows * RAW_NDIRS; i++)
 		v[i] = ctx->rows[i / RAW_NDIRS].cell[i % RAW_NDIRS].n;
-	distinct(v, ctx->nrows * RAW_NDIRS, sm->reps, sizeof(sm->reps));
+	distinct(v, ctx->nrows * RAW_NDIRS, "", sm->reps, sizeof(sm->reps));
 	sm->nruns = n;
 	for (i = 0; i < ctx->raw.nparts; i++)
 		sm->icount |= !strcmp(ctx->raw.parts[i].clock, "icount");
@@ -653,7 +655,7 @@ static int write_md(struct render_ctx *ctx, struct table *main, struct table *sp
 		   "approximation). \"runs in run order\": every run's rate, parts in name "
 		   "order, runs in the order they ran.\n\n");
 	fprintf(f, "## What was run\n\n");
-	fprintf(f, "- flows per run: %s\n- duration: %s s, omitted warm-up: %s s\n"
+	fprintf(f, "- flows per run: %s\n- duration: %s, omitted warm-up: %s\n"
 		   "- runs per cell (repetitions, over all parts): %s (%u runs in %zu part%s)\n",
 		sm->flows, sm->duration, sm->omit, sm->reps, sm->nruns, ctx->raw.nparts,
 		ctx->raw.nparts == 1 ? "" : "s");
@@ -677,7 +679,7 @@ static int write_txt(struct render_ctx *ctx, struct table *main, struct table *s
 	ret = table_print_text(spread, f);
 	if (ret)
 		return ret;
-	fprintf(f, "\nflows %s, duration %s s, omit %s s, runs per cell %s\n", sm->flows,
+	fprintf(f, "\nflows %s, duration %s, omit %s, runs per cell %s\n", sm->flows,
 		sm->duration, sm->omit, sm->reps);
 	print_parts(ctx, f, "");
 	if (ctx->nverify_no)
@@ -729,8 +731,8 @@ static int write_json(struct render_ctx *ctx, struct table *main, struct table *
 	if (!run || json_object_object_add(top, "run", run))
 		goto out_put;
 	json_object_object_add(run, "flows", json_object_new_string(sm->flows));
-	json_object_object_add(run, "duration_s", json_object_new_string(sm->duration));
-	json_object_object_add(run, "omit_s", json_object_new_string(sm->omit));
+	json_object_object_add(run, "duration", json_object_new_string(sm->duration));
+	json_object_object_add(run, "omit", json_object_new_string(sm->omit));
 	json_object_object_add(run, "runs_per_cell", json_object_new_string(sm->reps));
 	json_object_object_add(run, "runs", json_object_new_int64(sm->nruns));
 	json_object_object_add(top, "unit", json_object_new_string("Mbit/s (10^6 bit/s)"));
