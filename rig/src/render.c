@@ -681,6 +681,9 @@ static int write_txt(struct render_ctx *ctx, struct table *main, struct table *s
 		return ret;
 	fprintf(f, "\nflows %s, duration %s, omit %s, runs per cell %s\n", sm->flows,
 		sm->duration, sm->omit, sm->reps);
+	if (sm->icount)
+		fprintf(f, "icount: rates measure instructions per byte on a model of an in-order "
+			   "CPU with uniform instruction cost, without caches\n");
 	print_parts(ctx, f, "");
 	if (ctx->nverify_no)
 		fprintf(f, "FILTERING VERIFICATION FAILED for %u row%s\n", ctx->nverify_no,
