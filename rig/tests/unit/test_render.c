@@ -507,6 +507,9 @@ static void test_qemu_part(void **state)
 				   "2026-11-30T02:00:20Z; the guest's run ended with exit status 3\n"));
 	assert_non_null(strstr(md, "Clock `icount`: guest time advances"));
 	free(md);
+	md = slurp(in_dir(fx, "matrix.txt"), NULL);
+	assert_non_null(strstr(md, "\nicount: rates measure instructions per byte"));
+	free(md);
 
 	spit(path, qj, 20);
 	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
