@@ -682,9 +682,66 @@ static int add_run(struct raw_set *s, size_t *cap, const struct raw_run *run)
 	return 0;
 }
 
+static const struct raw_run *cmp_base;
+
+static int cmp_run_id(const void *a, const void *b)
+{
+	const struct raw_run *x = &cmp_base[*(const size_t *)a];
+	const struct raw_run *y = &cmp_base[*(const size_t *)b];
+
+	if (x->row_index != y->row_index)
+		return x->row_index < y->row_index ? -1 : 1;
+	if (x->dir != y->dir)
+		return x->dir < y->dir ? -1 : 1;
+	if (x->repetition != y->repetition)
+		return x->repetition < y->repetition ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Within one part a row index names one configuration, and (row, direction,
+ * repetition) one run: anything else would be counted twice or mixed up.
+ */
+static int check_part(const char *path, const struct raw_set *s, size_t first,
+		      char *err, size_t errlen)
+{
+	const struct raw_run *a, *b;
+	size_t n = s->nruns - first, i, *ix;
+	int ret = 0;
+
+	ix = malloc((n ? n : 1) * sizeof(*ix));
+	if (!ix) {
+		seterr(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		ix[i] = first + i;
+	cmp_base = s->runs;
+	qsort(ix, n, sizeof(*ix), cmp_run_id);
+	for (i = 1; i < n && !ret; i++) {
+		a = &s->runs[ix[i - 1]];
+		b = &s->runs[ix[i]];
+		if (a->row_index != b->row_index)
+			continue;
+		if (strcmp(a->key, b->key)) {
+			seterr(err, errlen, "%s/%s/record.json: row.index %u is '%s' here but "
+			       "'%s' in %s", path, b->name, b->row_index, b->key, a->key, a->name);
+			ret = -EINVAL;
+		} else if (a->dir == b->dir && a->repetition == b->repetition) {
+			seterr(err, errlen, "%s/%s/record.json: row %u, %s, repetition %u again "
+			       "(also in %s)", path, b->name, b->row_index, raw_dir_names[b->dir],
+			       b->repetition, a->name);
+			ret = -EINVAL;
+		}
+	}
+	free(ix);
+	return ret;
+}
+
 static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 		     char *err, size_t errlen)
 {
+	size_t first = s->nruns;
 	struct raw_part *part = &s->parts[pi];
 	char path[4096], rundir[4096], rec[4096], *buf;
 	char **runs = NULL;
@@ -754,6 +811,8 @@ static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 		}
 	}
 	free(run);
+	if (!ret)
+		ret = check_part(path, s, first, err, errlen);
 out_free:
 	free_names(runs, nruns);
 	return ret;

@@ -9,7 +9,9 @@
  * Parts are read in sorted name order, runs within a part in sorted directory name
  * order. Anything malformed is an error "FILE: what is wrong"; nothing is skipped,
  * except a part directory named <part>.tmp.<pid> (still being written, or left by a
- * killed run), which is not data: a warning on stderr names it.
+ * killed run), which is not data: a warning on stderr names it. Within a part, a
+ * row.index must always name the same configuration and (row, direction, repetition)
+ * must be unique.
  *
  * provenance.json keys read (all optional, strings): "kernel_release" (or
  * "kernel": {"release"} or "uname": {"release"}), "clock", "testbed" (or

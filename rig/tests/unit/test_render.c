@@ -426,13 +426,16 @@ static void set_ruleset(struct json_object *rec, void *arg)
 }
 
 /* The ruleset column shows only when some row has a ruleset other than none; a
- * different ruleset is a different row. */
+ * different ruleset is a different row, ordered by row.index, then first appearance. */
 static void test_ruleset_column(void **state)
 {
+	static const char *const row2[] = { "0004-download", "0005-upload", "0010-download",
+					    "0011-upload" };
 	struct fixture *fx = *state;
 	struct render_opts o = { 0 };
 	struct json_object *top;
 	char *msg, *md;
+	size_t i;
 
 	assert_int_equal(render_capture(fx, &o, &msg), 0);
 	free(msg);
@@ -440,7 +443,14 @@ static void test_ruleset_column(void **state)
 	assert_null(strstr(md, "| ruleset"));
 	free(md);
 
-	edit_record(fx, "0000-download", set_ruleset, "openwrt-flowtable");
+	for (i = 0; i < 4; i++)
+		edit_record(fx, row2[i], set_ruleset, "openwrt-flowtable");
+	/* a second part whose row 0 has a ruleset: same index, another row */
+	sh("cp -R '%s' '%s'", in_dir(fx, "raw/running"), in_dir(fx, "raw/boot2"));
+	sh("sed -i 's/\"ruleset\": \"none\"/\"ruleset\": \"openwrt\"/' "
+	   "'%s/raw/boot2/runs/0000-download/record.json'", fx->dir);
+	sh("rm -rf '%s/raw/boot2/runs/0001-upload' '%s/raw/boot2/runs/0006-download' "
+	   "'%s/raw/boot2/runs/0007-upload'", fx->dir, fx->dir, fx->dir);
 	assert_int_equal(render_capture(fx, &o, &msg), 0);
 	free(msg);
 	md = slurp(in_dir(fx, "matrix.md"), NULL);
@@ -449,12 +459,16 @@ static void test_ruleset_column(void **state)
 	free(md);
 	top = load_json(in_dir(fx, "matrix.json"));
 	assert_int_equal(json_object_array_length(jget(top, "rows")), 4);
-	/* index 0 twice: first appearance decides, the run read first comes first */
+	/* index 0 twice: part boot2 is read first, so its row comes first */
 	assert_string_equal(json_object_get_string(jget(json_row(top, 0), "ruleset")),
-			    "openwrt-flowtable");
+			    "openwrt");
 	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "download_n")), 1);
 	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "upload_n")), 0);
-	assert_int_equal(json_object_get_int(jget(json_row(top, 1), "download_n")), 1);
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "ruleset")), "none");
+	assert_int_equal(json_object_get_int(jget(json_row(top, 1), "download_n")), 2);
+	assert_string_equal(json_object_get_string(jget(json_row(top, 3), "ruleset")),
+			    "openwrt-flowtable");
+	assert_int_equal(json_object_get_int(jget(json_row(top, 3), "upload_n")), 4);
 	json_object_put(top);
 	md = slurp(in_dir(fx, "matrix.txt"), NULL);
 	assert_non_null(strstr(md, "(n=1)"));
@@ -581,6 +595,38 @@ static void test_rate_overflow(void **state)
 	free(msg);
 }
 
+static void set_repetition(struct json_object *rec, void *arg)
+{
+	json_object_object_add(rec, "repetition", json_object_new_int(*(int *)arg));
+}
+
+/* Within a part, one row index is one configuration and each run is there once. */
+static void test_inconsistent_part(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	char *msg, want[900];
+	int one = 1;
+
+	/* 0006-download is row 0, download, repetition 2: make it repetition 1 too */
+	edit_record(fx, "0006-download", set_repetition, &one);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/raw/running/runs/0006-download/record.json: "
+		 "row 0, download, repetition 1 again (also in 0000-download)\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+
+	one = 2;
+	edit_record(fx, "0006-download", set_repetition, &one);
+	edit_record(fx, "0007-upload", set_ruleset, "openwrt");
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/raw/running/runs/0007-upload/record.json: "
+		 "row.index 0 is 'kernel=running global=0 local=- ruleset=openwrt' here but "
+		 "'kernel=running global=0 local=- ruleset=none' in 0001-upload\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+}
+
 /* A part left unfinished (<part>.tmp.<pid>) is named on stderr and not read. */
 static void test_unfinished_part(void **state)
 {
@@ -637,6 +683,7 @@ int main(void)
 		T(test_qemu_part),
 		T(test_print),
 		T(test_rate_overflow),
+		T(test_inconsistent_part),
 		T(test_unfinished_part),
 		T(test_no_raw),
 	};
