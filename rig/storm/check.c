@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * After the storm: the kernel log since the start (/dev/kmsg) searched for
+ * splats, and `nft list hooks` in AP compared with the switches that are set,
+ * first in the state the storm left, then in a fixed sequence of states.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "brflags.h"
+#include "link.h"
+#include "netns.h"
+#include "proc.h"
+#include "storm.h"
+#include "sysctl.h"
+#include "util.h"
+
+/* ---- kernel log ---- */
+
+struct kmsg {
+	int fd;
+};
+
+/* What counts as a splat: the first line of each report. */
+static const char *const splat_pat[] = {
+	"BUG:", "WARNING:", "KASAN:", "UBSAN:", "Oops", "general protection fault",
+	"kernel BUG at", "possible circular locking dependency",
+	"possible recursive locking", "inconsistent lock state",
+	"possible irq lock inversion", "deadlock", "suspicious RCU usage",
+	"sleeping function called from invalid context", "refcount_t:",
+	"unreferenced object", "list_add corruption", "list_del corruption",
+	"detected stalls on CPUs", "soft lockup", "hard LOCKUP", "hung_task",
+	"blocked for more than", "unregister_netdevice: waiting for",
+	"Kernel panic", "Call Trace:",
+	NULL
+};
+
+struct kmsg *kmsg_open(void)
+{
+	struct kmsg *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd < 0) {
+		pr_err("open /dev/kmsg: %s", strerror(errno));
+		free(k);
+		return NULL;
+	}
+	lseek(k->fd, 0, SEEK_END);
+	return k;
+}
+
+unsigned int kmsg_scan(struct kmsg *k, FILE *log, FILE *report)
+{
+	unsigned int splats = 0, traces = 0, i;
+	char rec[8192];
+	ssize_t n;
+
+	if (!k)
+		return 0;
+	for (;;) {
+		char *msg, *nl;
+		unsigned long long ts = 0;
+
+		n = read(k->fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten before we read it */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		*msg++ = '\0';
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		sscanf(rec, "%*u,%*u,%llu", &ts);
+		if (log)
+			fprintf(log, "[%5llu.%06llu] %s\n", ts / 1000000, ts % 1000000, msg);
+		for (i = 0; splat_pat[i]; i++) {
+			if (!strstr(msg, splat_pat[i]))
+				continue;
+			/* a trace belongs to the report above it; count it only alone */
+			if (!strcmp(splat_pat[i], "Call Trace:")) {
+				traces++;
+				break;
+			}
+			splats++;
+			if (report && splats <= 30)
+				fprintf(report, "splat: [%llu.%06llu] %s\n", ts / 1000000,
+					ts % 1000000, msg);
+			break;
+		}
+	}
+	if (!splats && traces) {
+		splats = traces;
+		if (report)
+			fprintf(report, "splat: %u call trace(s) without a known header\n",
+				traces);
+	}
+	return splats;
+}
+
+void kmsg_close(struct kmsg *k)
+{
+	if (!k)
+		return;
+	close(k->fd);
+	free(k);
+}
+
+/* ---- AP state ---- */
+
+#define MAX_BRIDGES 64
+#define TB_MAX 127
+
+struct ap_state {
+	bool global[BRNF_NFAMILIES];
+	unsigned int nbridges;
+	unsigned int nflagged;		/* bridges with any nf_call_* set */
+	char names[MAX_BRIDGES][16];
+	unsigned int nlinks_extra;	/* links named ss* */
+	char extra[MAX_BRIDGES * 2][16];
+};
+
+static int attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(attr);
+
+	if (type <= TB_MAX)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TB_MAX + 1] = {}, *li[TB_MAX + 1] = {}, *br[TB_MAX + 1] = {};
+	static const int attr[BRNF_NFAMILIES] = {
+		IFLA_BR_NF_CALL_IPTABLES, IFLA_BR_NF_CALL_IP6TABLES, IFLA_BR_NF_CALL_ARPTABLES,
+	};
+	struct ap_state *s = data;
+	const char *name;
+	bool flagged = false;
+	unsigned int f;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(struct ifinfomsg), attr_cb, tb);
+	if (!tb[IFLA_IFNAME] || mnl_attr_validate(tb[IFLA_IFNAME], MNL_TYPE_NUL_STRING) < 0)
+		return MNL_CB_OK;
+	name = mnl_attr_get_str(tb[IFLA_IFNAME]);
+	if (!strncmp(name, "ss", 2) && s->nlinks_extra < ARRAY_SIZE(s->extra))
+		snprintf(s->extra[s->nlinks_extra++], sizeof(s->extra[0]), "%s", name);
+	if (!tb[IFLA_LINKINFO])
+		return MNL_CB_OK;
+	mnl_attr_parse_nested(tb[IFLA_LINKINFO], attr_cb, li);
+	if (!li[IFLA_INFO_KIND] || mnl_attr_validate(li[IFLA_INFO_KIND], MNL_TYPE_STRING) < 0 ||
+	    strcmp(mnl_attr_get_str(li[IFLA_INFO_KIND]), "bridge"))
+		return MNL_CB_OK;
+	if (li[IFLA_INFO_DATA]) {
+		mnl_attr_parse_nested(li[IFLA_INFO_DATA], attr_cb, br);
+		for (f = 0; f < BRNF_NFAMILIES; f++)
+			if (br[attr[f]] && mnl_attr_validate(br[attr[f]], MNL_TYPE_U8) == 0 &&
+			    mnl_attr_get_u8(br[attr[f]]))
+				flagged = true;
+	}
+	if (s->nbridges < MAX_BRIDGES)
+		snprintf(s->names[s->nbridges], sizeof(s->names[0]), "%s%s", name,
+			 flagged ? "*" : "");
+	s->nbridges++;
+	s->nflagged += flagged;
+	return MNL_CB_OK;
+}
+
+/*
+ * A dump: nl_talk() stops only at an ack, and a dump ends with NLMSG_DONE, so
+ * run libmnl's loop with its default control callbacks here.
+ */
+static int dump(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	unsigned int seq = nlh->nlmsg_seq;
+	char rbuf[32768];
+	ssize_t n;
+	int ret;
+
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		pr_err("netlink dump request in %s: %s", nl->ns, strerror(errno));
+		return ret;
+	}
+	do {
+		n = mnl_socket_recvfrom(nl->sock, rbuf, sizeof(rbuf));
+		if (n < 0 && errno == EINTR && !brnf_stop)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			pr_err("netlink dump in %s: %s", nl->ns, strerror(errno));
+			return ret;
+		}
+		ret = mnl_cb_run(rbuf, n, seq, nl->portid, cb, data);
+	} while (ret > MNL_CB_STOP);
+	if (ret < 0) {
+		pr_err("netlink dump in %s: %s", nl->ns, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Called inside AP. */
+static int read_state(struct nl *nl, struct ap_state *s)
+{
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	void *hdr;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = brflags_global_get(s->global);
+	if (err)
+		return err;
+	nlh = nl_req(nl, RTM_GETLINK, NLM_F_DUMP, sizeof(*ifm), &hdr);
+	ifm = hdr;
+	ifm->ifi_family = AF_UNSPEC;
+	return dump(nl, nlh, dump_cb, s);
+}
+
+struct hooks {
+	bool supported;		/* our own nft bridge chain was listed */
+	bool pre;		/* br_nf_pre_routing */
+	unsigned int nbrnf;	/* lines naming a br_netfilter hook function */
+	bool complete;		/* pre, local_in, forward, post_routing, ip_sabotage_in */
+};
+
+static int list_hooks(const char *ap, struct hooks *h, FILE *dump)
+{
+	char *argv[] = { "nft", "list", "hooks", NULL };
+	char *out = NULL, *err = NULL, *l, *save;
+	bool in = false, fwd = false, post = false, sab = false;
+	int st;
+
+	memset(h, 0, sizeof(*h));
+	st = proc_run(ap, argv, &out, &err, 60);
+	if (st) {
+		pr_err("nft list hooks in %s: exit status %d: %s", ap, st, err ? err : "");
+		free(out);
+		free(err);
+		return -EIO;
+	}
+	if (dump)
+		fprintf(dump, "%s", out ? out : "");
+	for (l = out ? strtok_r(out, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		if (strstr(l, "brnfstorm"))
+			h->supported = true;
+		if (strstr(l, "br_nf_") || strstr(l, "ip_sabotage_in"))
+			h->nbrnf++;
+		h->pre |= !!strstr(l, "br_nf_pre_routing");
+		in |= !!strstr(l, "br_nf_local_in");
+		fwd |= !!strstr(l, "br_nf_forward");
+		post |= !!strstr(l, "br_nf_post_routing");
+		sab |= !!strstr(l, "ip_sabotage_in");
+	}
+	h->complete = h->pre && in && fwd && post && sab;
+	free(out);
+	free(err);
+	return 0;
+}
+
+static bool want_hooks(const char *mode, const struct ap_state *s)
+{
+	bool any = s->nflagged || s->global[0] || s->global[1] || s->global[2];
+
+	if (!strcmp(mode, "always"))
+		return s->nbridges > 0;
+	return s->nbridges > 0 && any;
+}
+
+/* One comparison; prints a line; returns 1 when it failed. */
+static int judge(FILE *f, const char *what, const char *mode, const struct ap_state *s,
+		 const struct hooks *h)
+{
+	bool want = want_hooks(mode, s);
+	bool ok = h->pre == want && (want ? h->complete : h->nbrnf == 0);
+
+	fprintf(f, "hooks %-46s sysctls %d%d%d, %u bridge(s), %u flagged: br_netfilter hooks "
+		"%s (%u), want %s: %s\n", what, s->global[0], s->global[1], s->global[2],
+		s->nbridges, s->nflagged, h->pre ? (h->complete ? "present" : "partial") :
+		(h->nbrnf ? "partial" : "absent"), h->nbrnf, want ? "present" : "absent",
+		ok ? "ok" : "FAIL");
+	return !ok;
+}
+
+/* Write one sysfs flag of a bridge in ap, from a child with ap's own sysfs. */
+static int sysfs_write_in(const char *ap, const char *br, const char *fam, const char *v)
+{
+	char path[128];
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) || mount("", "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    netns_enter(ap) || umount2("/sys", MNT_DETACH) ||
+		    mount(ap, "/sys", "sysfs", 0, NULL))
+			_exit(2);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/bridge/nf_call_%s", br, fam);
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, v, strlen(v)) != (ssize_t)strlen(v)) {
+			pr_err("write %s in %s: %s", path, ap, strerror(errno));
+			_exit(1);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -EIO;
+	return 0;
+}
+
+int check_cleanup_extras(struct storm_bed *bed)
+{
+	struct ap_state *s = calloc(1, sizeof(*s));
+	struct nl *nl = calloc(1, sizeof(*nl));
+	unsigned int i;
+	int err;
+
+	if (!s || !nl) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = netns_enter(bed->ns_ap);
+	if (err)
+		goto out_free;
+	err = nl_open(nl);
+	if (!err)
+		err = read_state(nl, s);
+	/* bridges and veths named ss*; a veth's peer goes with it */
+	for (i = 0; !err && i < s->nlinks_extra; i++)
+		if (if_nametoindex(s->extra[i]))
+			err = storm_link_del(nl, s->extra[i]);
+	nl_close(nl);
+	netns_leave();
+out_free:
+	free(s);
+	free(nl);
+	return err;
+}
+
+struct step {
+	const char *what;
+	int (*fn)(struct nl *nl, const char *ap);
+};
+
+static int all_off(struct nl *nl, const char *ap)
+{
+	static const bool zero[BRNF_NFAMILIES];
+	int err;
+
+	(void)ap;
+	err = brflags_global_set(zero);
+	if (!err)
+		err = brflags_set(nl, "br-wlan", zero);
+	if (!err)
+		err = brflags_set(nl, "br-lan", zero);
+	return err;
+}
+
+static int lan_ipt_on(struct nl *nl, const char *ap)
+{
+	(void)ap;
+	return brflags_set_one(nl, "br-lan", BRNF_IPTABLES, true);
+}
+
+static int lan_ipt_off(struct nl *nl, const char *ap)
+{
+	(void)ap;
+	return brflags_set_one(nl, "br-lan", BRNF_IPTABLES, false);
+}
+
+static int wlan_arp_sysfs_on(struct nl *nl, const char *ap)
+{
+	(void)nl;
+	return sysfs_write_in(ap, "br-wlan", "arptables", "1");
+}
+
+static int wlan_arp_sysfs_off(struct nl *nl, const char *ap)
+{
+	(void)nl;
+	return sysfs_write_in(ap, "br-wlan", "arptables", "0");
+}
+
+static int global_ip6_on(struct nl *nl, const char *ap)
+{
+	(void)nl;
+	(void)ap;
+	return sysctl_write("net.bridge.bridge-nf-call-ip6tables", "1");
+}
+
+static int global_ip6_off(struct nl *nl, const char *ap)
+{
+	(void)nl;
+	(void)ap;
+	return sysctl_write("net.bridge.bridge-nf-call-ip6tables", "0");
+}
+
+static int extra_flagged_add(struct nl *nl, const char *ap)
+{
+	static const bool ipt[BRNF_NFAMILIES] = { true, false, false };
+
+	(void)ap;
+	return storm_bridge_add(nl, "ssx", ipt);
+}
+
+static int extra_del(struct nl *nl, const char *ap)
+{
+	(void)ap;
+	return storm_link_del(nl, "ssx");
+}
+
+static const struct step steps[] = {
+	{ "all sysctls and flags 0", all_off },
+	{ "br-lan nf_call_iptables=1 (netlink)", lan_ipt_on },
+	{ "br-lan nf_call_iptables=0 (netlink)", lan_ipt_off },
+	{ "br-wlan nf_call_arptables=1 (sysfs)", wlan_arp_sysfs_on },
+	{ "br-wlan nf_call_arptables=0 (sysfs)", wlan_arp_sysfs_off },
+	{ "bridge-nf-call-ip6tables=1 (sysctl)", global_ip6_on },
+	{ "bridge-nf-call-ip6tables=0 (sysctl)", global_ip6_off },
+	{ "new bridge ssx with nf_call_iptables=1", extra_flagged_add },
+	{ "bridge ssx deleted", extra_del },
+};
+
+int check_hooks(struct storm_bed *bed, const char *expect, FILE *f)
+{
+	struct ap_state *end = calloc(1, sizeof(*end)), *s = calloc(1, sizeof(*s));
+	struct nl *nl = calloc(1, sizeof(*nl));
+	struct hooks hend, h;
+	const char *mode = expect;
+	int failed = 0, err;
+	unsigned int i;
+	FILE *dump = NULL;
+
+	if (!end || !s || !nl) {
+		failed = -1;
+		goto out_free;
+	}
+	/* 1. the state the storm left, extras included */
+	err = netns_enter(bed->ns_ap);
+	if (!err)
+		err = nl_open(nl);
+	if (!err)
+		err = read_state(nl, end);
+	nl_close(nl);
+	netns_leave();
+	if (!err)
+		err = list_hooks(bed->ns_ap, &hend, f);
+	if (err) {
+		fprintf(f, "hooks: cannot read the state of %s\n", bed->ns_ap);
+		failed = 1;
+		goto out_free;
+	}
+	if (!hend.supported) {
+		fprintf(f, "hooks: n/a: `nft list hooks` does not list hooks on this kernel "
+			"(no CONFIG_NETFILTER_NETLINK_HOOK?)\n");
+		failed = -1;
+		goto out_free;
+	}
+	fprintf(f, "end state bridges:");
+	for (i = 0; i < end->nbridges && i < MAX_BRIDGES; i++)
+		fprintf(f, " %s", end->names[i]);
+	fprintf(f, " (* = some nf_call_* set)\n");
+
+	/* 2. remove the extras, then a fixed sequence */
+	err = check_cleanup_extras(bed);
+	if (!err)
+		err = netns_enter(bed->ns_ap);
+	if (!err)
+		err = nl_open(nl);
+	if (err) {
+		fprintf(f, "hooks: cannot clean up %s: %s\n", bed->ns_ap, strerror(-err));
+		failed = 1;
+		goto out_leave;
+	}
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		err = steps[i].fn(nl, bed->ns_ap);
+		if (!err)
+			err = read_state(nl, s);
+		if (!err)
+			err = list_hooks(bed->ns_ap, &h, dump);
+		if (err) {
+			fprintf(f, "hooks %s: error %s\n", steps[i].what, strerror(-err));
+			failed++;
+			continue;
+		}
+		if (i == 0 && !strcmp(mode, "auto")) {
+			mode = h.pre ? "always" : "ondemand";
+			fprintf(f, "hooks: with every switch 0 the hooks are %s: this kernel "
+				"registers them %s\n", h.pre ? "present" : "absent",
+				h.pre ? "always (vanilla)" : "on demand");
+		}
+		failed += judge(f, steps[i].what, mode, s, &h);
+	}
+	failed += judge(f, "at the end of the storm", mode, end, &hend);
+	fprintf(f, "hooks: expectation \"%s\"%s\n", mode,
+		strcmp(mode, expect) ? " (detected)" : "");
+out_leave:
+	nl_close(nl);
+	netns_leave();
+out_free:
+	free(end);
+	free(s);
+	free(nl);
+	return failed;
+}

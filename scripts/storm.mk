@@ -1,0 +1,38 @@
+# scripts/storm.mk: the toggle storm (issue 6), included by the top Makefile after
+# rig/rig.mk (it reuses the controller's objects and flags).
+#
+#   make storm-bin       build/bin/brnf-storm
+#   make storm-netns     the storm on the running kernel, in namespaces (STORM_OPTS="--short")
+#   make storm           the full storm (10,000 operations) in QEMU on the 6.12 debug kernel,
+#                        then on vanilla as the control; results in build/storm/<variant>/
+#   make storm-short     1,000 operations in QEMU on STORM_SHORT_VARIANT (default ondemand)
+#   make storm-test      tests of the storm and of qemu-run's panic/hang detection;
+#                        ends with "N passed, N failed"
+
+STORM_DIR := $(TOP)/rig/storm
+STORM_OBJDIR := $(BUILD)/storm/obj
+STORM_SRCS := $(wildcard $(STORM_DIR)/*.c)
+STORM_OBJS := $(patsubst $(STORM_DIR)/%.c,$(STORM_OBJDIR)/%.o,$(STORM_SRCS))
+# the controller's netlink, namespace, flag, sysctl and child-process code
+STORM_RIG_OBJS := $(addprefix $(RIG_OBJDIR)/,nl.o netns.o link.o brflags.o sysctl.o \
+	util.o matrix.o proc.o)
+STORM_SERIES ?= 6.12
+STORM_SHORT_VARIANT ?= ondemand
+STORM_OPTS ?=
+
+.PHONY: storm-bin storm-netns storm storm-short storm-test
+
+storm-bin: $(BUILD)/bin/brnf-storm
+
+$(BUILD)/bin/brnf-storm: $(STORM_OBJS) $(STORM_RIG_OBJS)
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
+
+$(STORM_OBJDIR)/%.o: $(STORM_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(RIG_CFLAGS) -I$(RIG_DIR)/src -c -o $@ $<
+
+-include $(STORM_OBJS:.o=.d)
+
+storm-netns: storm-bin
+	$(BUILD)/bin/brnf-storm $(STORM_OPTS)
