@@ -40,13 +40,22 @@ int iperf_version(char *buf, size_t len)
 	return ret ? -EIO : 0;
 }
 
+/* One /proc/net/tcp{,6} line: listening on port? */
+static bool listen_line(const char *line, unsigned int port)
+{
+	unsigned int lport, state;
+
+	return sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x", &lport,
+		      &state) == 2 && lport == port && state == 0x0A;
+}
+
 /* Does process pid (in its namespace) have a TCP socket listening on port? */
-static bool listening(pid_t pid, unsigned int port)
+static bool listening_local(pid_t pid, unsigned int port)
 {
 	static const char *const files[] = { "tcp6", "tcp" };
-	unsigned int i, lport, state;
 	char path[64], line[512];
 	bool found = false;
+	unsigned int i;
 	FILE *f;
 
 	for (i = 0; i < ARRAY_SIZE(files) && !found; i++) {
@@ -55,31 +64,49 @@ static bool listening(pid_t pid, unsigned int port)
 		if (!f)
 			continue;
 		while (!found && fgets(line, sizeof(line), f))
-			if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x",
-				   &lport, &state) == 2 && lport == port && state == 0x0A)
-				found = true;
+			found = listen_line(line, port);
 		fclose(f);
 	}
 	return found;
 }
 
-static int wait_listening(pid_t pid, unsigned int port)
+/* Over ssh: the remote host's /proc/net/tcp{,6}, one round trip. */
+static bool listening_remote(const struct host *h, unsigned int port)
+{
+	char *out = NULL, *line, *save;
+	bool found = false;
+
+	if (host_sh(h, "cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null", NULL, 0, &out, NULL,
+		    10) == 0 && out)
+		for (line = strtok_r(out, "\n", &save); line && !found;
+		     line = strtok_r(NULL, "\n", &save))
+			found = listen_line(line, port);
+	free(out);
+	return found;
+}
+
+static bool listening(const struct host *h, pid_t pid, unsigned int port)
+{
+	return h->transport == RIG_SSH ? listening_remote(h, port) : listening_local(pid, port);
+}
+
+static int wait_listening(const struct host *h, pid_t pid, unsigned int port)
 {
 	const struct timespec tick = { 0, 10 * 1000 * 1000 };
 	double end = now_sec() + LISTEN_TIMEOUT;
 	int status;
 
-	while (!listening(pid, port)) {
+	while (!listening(h, pid, port)) {
 		if (proc_poll(pid, &status) == 0) {
-			pr_err("iperf3 server on port %u exited (status %d) before listening",
-			       port, status);
+			pr_err("iperf3 server on %s port %u exited (status %d) before listening",
+			       h->what, port, status);
 			return -EIO;
 		}
 		if (brnf_stop)
 			return -EINTR;
 		if (now_sec() > end) {
-			pr_err("iperf3 server on port %u does not listen after %.0f s", port,
-			       LISTEN_TIMEOUT);
+			pr_err("iperf3 server on %s port %u does not listen after %.0f s", h->what,
+			       port, LISTEN_TIMEOUT);
 			return -ETIMEDOUT;
 		}
 		nanosleep(&tick, NULL);
@@ -94,8 +121,8 @@ struct flow {
 	char path[512];
 };
 
-static void flow_argv(const struct flow_opts *o, unsigned int port, char *bufs[4],
-		      char **argv)
+static void flow_argv(const struct flow_opts *o, const char *addr, unsigned int port,
+		      char *bufs[4], char **argv)
 {
 	unsigned int n = 0;
 
@@ -104,7 +131,7 @@ static void flow_argv(const struct flow_opts *o, unsigned int port, char *bufs[4
 	snprintf(bufs[2], 16, "%u", o->omit);
 	argv[n++] = "iperf3";
 	argv[n++] = "-c";
-	argv[n++] = TB_PC_ADDR4;
+	argv[n++] = (char *)addr;
 	argv[n++] = "-p";
 	argv[n++] = bufs[0];
 	argv[n++] = "-t";
@@ -189,12 +216,27 @@ static int flow_result(struct flow *f, unsigned int i, const struct flow_opts *o
 	return -EIO;
 }
 
-static void flows_end(struct flow *f, unsigned int n)
+/* The remote server's shell wrote its pid (see server_argv()); end it. */
+static void remote_server_kill(const struct host *h, unsigned int port)
+{
+	char script[200];
+
+	snprintf(script, sizeof(script),
+		 "f=/tmp/brnf-iperf3-%u.pid; [ -r $f ] && kill $(cat $f) 2>/dev/null; rm -f $f",
+		 port);
+	proc_ignore_stop(true);
+	host_sh(h, script, NULL, 0, NULL, NULL, 10);
+	proc_ignore_stop(false);
+}
+
+static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		if (f[i].server > 0 && proc_wait(f[i].server, 2) < 0) {
+			if (fh[i].server->transport == RIG_SSH)
+				remote_server_kill(fh[i].server, IPERF_PORT0 + i);
 			kill(f[i].server, SIGKILL);
 			proc_wait(f[i].server, 5);
 		}
@@ -210,7 +252,32 @@ static void flows_end(struct flow *f, unsigned int n)
 	free(f);
 }
 
-int flows_run(const struct testbed *tb, const struct flow_opts *o, const char *dir,
+/* The server: on an ssh host through a shell that leaves iperf3's pid behind
+ * while it runs, so an interrupted run can end a server the client never
+ * reached (without a tty, ending the ssh client does not end the remote side). */
+static void server_argv(const struct host *h, unsigned int port, char *script, size_t len,
+			char *portbuf, char **argv)
+{
+	snprintf(portbuf, 16, "%u", port);
+	if (h->transport == RIG_SSH) {
+		snprintf(script, len, "f=/tmp/brnf-iperf3-%u.pid; "
+			 "iperf3 -s -1 -p %u >/dev/null 2>&1 & echo $! > $f; wait $!; "
+			 "s=$?; rm -f $f; exit $s", port, port);
+		argv[0] = "sh";
+		argv[1] = "-c";
+		argv[2] = script;
+		argv[3] = NULL;
+		return;
+	}
+	argv[0] = "iperf3";
+	argv[1] = "-s";
+	argv[2] = "-1";
+	argv[3] = "-p";
+	argv[4] = portbuf;
+	argv[5] = NULL;
+}
+
+int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char *dir,
 	      double *bps)
 {
 	char b0[16], b1[16], b2[16], b3[16], *bufs[4] = { b0, b1, b2, b3 };
@@ -227,15 +294,15 @@ int flows_run(const struct testbed *tb, const struct flow_opts *o, const char *d
 		f[i].status = -1;
 	}
 	for (i = 0; i < n && !err; i++) {
-		char *sargv[] = { "iperf3", "-s", "-1", "-p", port, NULL };
+		char script[200], *sargv[8];
 
-		snprintf(port, sizeof(port), "%u", IPERF_PORT0 + i);
-		f[i].server = proc_spawn(tb->ns[TB_PC], sargv, -1, -1);
+		server_argv(fh[i].server, IPERF_PORT0 + i, script, sizeof(script), port, sargv);
+		f[i].server = host_spawn(fh[i].server, sargv, -1, -1, -1);
 		if (f[i].server < 0)
 			err = f[i].server;
 	}
 	for (i = 0; i < n && !err; i++)
-		err = wait_listening(f[i].server, IPERF_PORT0 + i);
+		err = wait_listening(fh[i].server, f[i].server, IPERF_PORT0 + i);
 	for (i = 0; i < n && !err; i++) {
 		snprintf(f[i].path, sizeof(f[i].path), "%s/flow-%u.json", dir, i);
 		f[i].out_fd = open(f[i].path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -247,8 +314,8 @@ int flows_run(const struct testbed *tb, const struct flow_opts *o, const char *d
 	}
 	/* All clients together, as close in time as fork allows. */
 	for (i = 0; i < n && !err; i++) {
-		flow_argv(o, IPERF_PORT0 + i, bufs, argv);
-		f[i].client = proc_spawn(tb->ns[TB_STA], argv, f[i].out_fd, f[i].err_fd);
+		flow_argv(o, fh[i].addr, IPERF_PORT0 + i, bufs, argv);
+		f[i].client = host_spawn(fh[i].client, argv, -1, f[i].out_fd, f[i].err_fd);
 		if (f[i].client < 0)
 			err = f[i].client;
 	}
@@ -256,6 +323,6 @@ int flows_run(const struct testbed *tb, const struct flow_opts *o, const char *d
 		err = wait_clients(f, n, o->time + o->omit + FLOW_MARGIN);
 	for (i = 0; i < n && !err; i++)
 		err = flow_result(&f[i], i, o, &bps[i]);
-	flows_end(f, n);
+	flows_end(fh, f, n);
 	return err;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * iperf3 flows across the test bed. Servers run in pc, clients in sta, one
- * server per flow on ports port0, port0+1, ...; upload (sta -> pc) is a
+ * iperf3 flows across the rig. Servers run on the pc roles, clients on the sta
+ * roles (flow i: the i-th of each, round robin), one server per flow on ports
+ * port0, port0+1, ...; on an ssh host over the shared connection; upload (sta -> pc) is a
  * plain client, download (pc -> sta) a client with -R, so the receiver's rate
  * is always in the client's -J output (end.sum_received).
  */
@@ -9,7 +10,7 @@
 #define BRNF_IPERF_H
 
 #include <stdbool.h>
-#include "testbed.h"
+#include "host.h"
 
 #define IPERF_PORT0 5201
 #define IPERF_MAX_FLOWS 64
@@ -27,7 +28,12 @@ struct flow_opts {
  * <dir>/flow-<i>.json. bps[i] = received rate of flow i. A failed flow is one
  * line naming it and -EIO; -EINTR when brnf_stop was set.
  */
-int flows_run(const struct testbed *tb, const struct flow_opts *o, const char *dir,
+struct flow_hosts {
+	const struct host *server, *client;
+	const char *addr;	/* the server's address (rig file addr=) */
+};
+
+int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char *dir,
 	      double *bps);
 /* "iperf 3.12" (first line of iperf3 --version); -ENOENT when not installed. */
 int iperf_version(char *buf, size_t len);

@@ -14,6 +14,24 @@
 
 static int cmd_help(int argc, char **argv);
 struct cmd;
+
+static const char run_more[] =
+	"\n      Rig file (--rig): one role per line, whitespace separated key=value, '#' comments:\n"
+	"        role=ap|sta|pc|sta2..sta9|pc2..pc9   (ap, sta and pc needed; each once)\n"
+	"        transport=netns|ssh|local            (default netns)\n"
+	"        netns=NAME        netns: an existing /run/netns/NAME (brnf*); without it\n"
+	"                          every role is in the test bed brnf builds (rig/rigs/netns.rig)\n"
+	"        dest=[USER@]HOST  ssh: destination; port=N (-p), identity=PATH (-i),\n"
+	"                          config=PATH (-F); else your own ~/.ssh/config, keys, agent\n"
+	"        addr=ADDRESS      pc: where its iperf3 servers listen (needed); sta: recorded\n"
+	"        bridge=BRIDGE:PORT  ap: br-lan and br-wlan, each with the port its traffic\n"
+	"                          enters by (counted with iptables -m physdev --physdev-in)\n"
+	"      ssh: one shared connection per host (ControlMaster=auto, ControlPersist),\n"
+	"      BatchMode (keys only); on the AP only POSIX sh, /proc/sys, /sys/class/net, nft,\n"
+	"      iptables. Its sysctls, bridge flags and firewall are saved first and restored\n"
+	"      (and read back) at the end, also after Ctrl-C/SIGTERM. Rows that need\n"
+	"      br_netfilter are skipped as unsupported on an AP without it.\n"
+	"      Example: rig/rigs/openwrt-example.rig. Errors: FILE:LINE: what is wrong.\n";
 static void cmd_usage(const struct cmd *c);
 
 static int cmd_version(int argc, char **argv)
@@ -31,22 +49,29 @@ static const struct cmd {
 	const char *usage;
 	const char *help;
 	const struct opt *opts;
+	const char *more;		/* printed after the options */
 } cmds[] = {
 	{ "run", cmd_run, true, "[OPTIONS]",
-	  "build the test bed, run the matrix, write a results directory", run_opts },
+	  "build the test bed (or reach the rig), run the matrix, write a results directory",
+	  run_opts, run_more },
 	{ "render", cmd_render, false, "DIR [--baseline KEY]",
-	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts },
+	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts,
+	  NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
 	  "                 flags BRIDGE|global FAMILY=0|1...",
 	  "the test bed by hand (debugging, tests); up prints the namespace names",
-	  testbed_up_opts },
+	  testbed_up_opts, NULL },
 	{ "matrix-kernels", cmd_matrix_kernels, false, "[--count VARIANT] FILE",
 	  "check a matrix file; print the kernels it names (or one kernel's row count)",
-	  matrix_kernels_opts },
+	  matrix_kernels_opts, NULL },
+	{ "rig", cmd_rig, true, "check|ping FILE [--count N] [--role NAME]",
+	  "check a rig file; or time `true` through each role's transport", rig_opts,
+	  NULL },
 	{ "cleanup", cmd_cleanup, true, "",
-	  "remove test beds of runs that ended (and of `testbed up`)", NULL },
-	{ "version", cmd_version, false, "", "print the controller version", NULL },
-	{ "help", cmd_help, false, "", "this text", NULL },
+	  "remove test beds of runs that ended (and of `testbed up`)", NULL, NULL },
+	{ "version", cmd_version, false, "", "print the controller version", NULL,
+	  NULL },
+	{ "help", cmd_help, false, "", "this text", NULL, NULL },
 };
 
 static void cmd_usage(const struct cmd *c)
@@ -54,6 +79,8 @@ static void cmd_usage(const struct cmd *c)
 	printf("  brnf %s %s\n      %s\n", c->name, c->usage, c->help);
 	if (c->opts)
 		opts_help(stdout, c->opts);
+	if (c->more)
+		printf("%s", c->more);
 }
 
 static int cmd_help(int argc, char **argv)

@@ -3,6 +3,8 @@
 #ifndef BRNF_PROC_H
 #define BRNF_PROC_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /*
@@ -11,6 +13,8 @@
  * The pid is remembered until proc_wait() reaps it. Returns pid or -errno.
  */
 pid_t proc_spawn(const char *ns, char *const argv[], int out_fd, int err_fd);
+/* Same with stdin from in_fd (-1: /dev/null). */
+pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, int err_fd);
 /*
  * Wait for pid up to timeout seconds (< 0: no limit). Returns the exit status
  * (0..255, 128+sig when killed), -ETIMEDOUT, or -EINTR when brnf_stop is set.
@@ -21,6 +25,12 @@ int proc_wait(pid_t pid, double timeout);
 int proc_poll(pid_t pid, int *status);
 /* Run argv in ns and collect stdout/stderr (malloc'd, NUL-terminated; NULL ok). */
 int proc_run(const char *ns, char *const argv[], char **out, char **err, double timeout);
+/* Same with in[0..inlen) on stdin (in == NULL: /dev/null). */
+int proc_run_in(const char *ns, char *const argv[], const char *in, size_t inlen,
+		char **out, char **err, double timeout);
+/* While on, proc_wait() does not return -EINTR for brnf_stop (the restore
+ * after a signal must finish). */
+void proc_ignore_stop(bool on);
 /* SIGTERM, then SIGKILL, every child still known; reap them. */
 void proc_kill_all(void);
 /* First line of s that starts with "Error" (or the first line) into buf. */

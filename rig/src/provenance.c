@@ -106,9 +106,26 @@ static struct json_object *testbed_json(const struct provenance *p)
 	struct json_object *o = json_object_new_object(), *ns, *off, *one;
 	const struct testbed *tb = p->tb;
 	unsigned int r, i, k;
-	char key[64];
+	char key[80];
 
-	json_object_object_add(o, "kind", json_object_new_string("netns"));
+	json_object_object_add(o, "kind", json_object_new_string(p->rig->testbed ? "netns" : "rig"));
+	json_object_object_add(o, "rig", json_object_new_string(p->rig_path));
+	json_object_object_add(o, "rig_sha256", sha256_file(p->rig_path, key) ? NULL :
+			       json_object_new_string(key));
+	one = json_object_new_array();
+	for (r = 0; r < p->rig->nroles; r++) {
+		char line[1200];
+
+		if (rig_role_str(&p->rig->roles[r], line, sizeof(line)) >= 0)
+			json_object_array_add(one, json_object_new_string(line));
+	}
+	json_object_object_add(o, "roles", one);
+	json_object_object_add(o, "br_netfilter", json_object_new_boolean(p->ap->br_netfilter));
+	json_object_object_add(o, "verify", json_object_new_string(
+		p->mode == VERIFY_PHYSDEV ? "iptables mangle PREROUTING -m physdev --physdev-in" :
+		"iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
+	if (!p->rig->testbed)
+		return o;
 	ns = json_object_new_object();
 	for (r = 0; r < TB_NROLES; r++)
 		json_object_object_add(ns, tb_role_names[r], json_object_new_string(tb->ns[r]));
@@ -129,15 +146,36 @@ static struct json_object *testbed_json(const struct provenance *p)
 		json_object_object_add(off, key, one);
 	}
 	json_object_object_add(o, "offloads", off);
-	json_object_object_add(o, "br_netfilter", json_object_new_boolean(tb->br_netfilter));
-	json_object_object_add(o, "verify", json_object_new_string(
-		p->mode == VERIFY_PHYSDEV ? "iptables mangle PREROUTING -m physdev --physdev-in" :
-		"iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
 	return o;
 }
 
-/* The AP's sysctls and bridge flags as they are now (read inside the AP). */
-static struct json_object *ap_state_json(const struct testbed *tb)
+static struct json_object *switches_json(const struct readback *rb)
+{
+	struct json_object *o = json_object_new_object(), *g = NULL, *br, *a;
+	unsigned int b, f;
+
+	if (rb->have_global) {
+		g = json_object_new_array();
+		for (f = 0; f < BRNF_NFAMILIES; f++)
+			json_object_array_add(g, json_object_new_int(rb->global[f]));
+	}
+	json_object_object_add(o, "global", g);
+	br = json_object_new_object();
+	for (b = 0; b < TB_NBRIDGES; b++) {
+		a = NULL;
+		if (rb->have_bridges) {
+			a = json_object_new_array();
+			for (f = 0; f < BRNF_NFAMILIES; f++)
+				json_object_array_add(a, json_object_new_int(rb->bridge[b][f]));
+		}
+		json_object_object_add(br, tb_bridges[b], a);
+	}
+	json_object_object_add(o, "bridges_nf_call", br);
+	return o;
+}
+
+/* The AP's sysctls and bridge flags as they are now (netns: read inside the AP). */
+static struct json_object *ap_state_json(const struct provenance *p)
 {
 	static const char *const names[] = {
 		"net.bridge.bridge-nf-call-iptables", "net.bridge.bridge-nf-call-ip6tables",
@@ -146,37 +184,55 @@ static struct json_object *ap_state_json(const struct testbed *tb)
 		"net.bridge.bridge-nf-pass-vlan-input-dev", "net.ipv4.ip_forward",
 		"net.ipv6.conf.all.forwarding", "net.netfilter.nf_conntrack_max",
 	};
-	struct json_object *o = json_object_new_object(), *sys, *br;
-	bool v[BRNF_NFAMILIES];
+	struct json_object *o, *sys, *br;
+	struct readback rb;
 	unsigned int i;
-	struct nl *nl;
 	char val[64];
 
-	if (netns_enter(tb->ns[TB_AP]))
-		return o;
+	if (ap_switches_get(p->ap, &rb))
+		return json_object_new_object();
+	o = switches_json(&rb);
+	/* the old layout: bridges_nf_call { br: [..] } and sysctls */
 	sys = json_object_new_object();
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		json_object_object_add(sys, names[i], sysctl_read(names[i], val, sizeof(val)) ?
-				       NULL : json_object_new_string(val));
-	json_object_object_add(o, "sysctls", sys);
-	nl = calloc(1, sizeof(*nl));
-	if (nl && !nl_open(nl)) {
-		br = json_object_new_object();
-		for (i = 0; i < TB_NBRIDGES; i++) {
-			struct json_object *a = NULL;
-
-			if (!brflags_get(nl, tb_bridges[i], v)) {
-				a = json_object_new_array();
-				for (unsigned int f = 0; f < BRNF_NFAMILIES; f++)
-					json_object_array_add(a, json_object_new_int(v[f]));
-			}
-			json_object_object_add(br, tb_bridges[i], a);
-		}
-		json_object_object_add(o, "bridges_nf_call", br);
-		nl_close(nl);
+	if (p->ap->native && !netns_enter(p->ap->h.ns)) {
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			json_object_object_add(sys, names[i],
+					       sysctl_read(names[i], val, sizeof(val)) ?
+					       NULL : json_object_new_string(val));
+		netns_leave();
+	} else {
+		for (i = 0; i < BRNF_NFAMILIES; i++)
+			json_object_object_add(sys, names[i], rb.have_global ?
+					       json_object_new_string(rb.global[i] ? "1" : "0") :
+					       NULL);
 	}
-	free(nl);
-	netns_leave();
+	json_object_object_add(o, "sysctls", sys);
+	(void)br;
+	return o;
+}
+
+/* What the AP is, from the AP itself (any transport). */
+static struct json_object *device_json(const struct provenance *p)
+{
+	struct json_object *o = json_object_new_object();
+	const struct ap *ap = p->ap;
+	char digest[100];
+
+	json_object_object_add(o, "transport", json_object_new_string(
+		rig_transport_names[ap->h.transport]));
+	json_object_object_add(o, "host", json_object_new_string(ap->h.what));
+	json_object_object_add(o, "uname", str_or_null(ap->uname));
+	json_object_object_add(o, "openwrt_release", str_or_null(ap->openwrt_release));
+	json_object_object_add(o, "br_netfilter", json_object_new_boolean(ap->br_netfilter));
+	json_object_object_add(o, "ruleset_digest_start", str_or_null(ap->digest_start));
+	if (!ap_ruleset_digest(ap, digest, sizeof(digest)))
+		json_object_object_add(o, "ruleset_digest_end", str_or_null(digest));
+	if (!ap->built) {
+		json_object_object_add(o, "saved", switches_json(&ap->orig));
+		json_object_object_add(o, "restore", json_object_new_string(
+			p->restore == 0 ? "restored and read back equal" :
+			p->restore == 1 ? "FAILED" : "not needed"));
+	}
 	return o;
 }
 
@@ -218,6 +274,9 @@ static struct json_object *rows_json(const struct provenance *p)
 		snprintf(src, sizeof(src), "%s:%u", p->matrix_path, r->line);
 		json_object_object_add(o, "source", json_object_new_string(src));
 		json_object_object_add(o, "ran", json_object_new_boolean(p->row_ran[i]));
+		if (p->unsupported[i])
+			json_object_object_add(o, "unsupported", json_object_new_string(
+				"the AP has no br_netfilter"));
 		g = json_object_new_array();
 		for (f = 0; f < BRNF_NFAMILIES; f++)
 			json_object_array_add(g, json_object_new_int(r->global[f]));
@@ -269,7 +328,8 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	json_object_object_add(top, "clock", clocksource());
 	json_object_object_add(top, "host", host_json());
 	json_object_object_add(top, "testbed", testbed_json(p));
-	json_object_object_add(top, "ap_at_end", ap_state_json(p->tb));
+	json_object_object_add(top, "ap_at_end", ap_state_json(p));
+	json_object_object_add(top, "device", device_json(p));
 	json_object_object_add(top, "rulesets", rulesets_json(p));
 	ctl = json_object_new_object();
 	json_object_object_add(ctl, "name", json_object_new_string("brnf"));

@@ -4,7 +4,9 @@
 #define BRNF_PROVENANCE_H
 
 #include <stdbool.h>
+#include "apctl.h"
 #include "matrix.h"
+#include "rigfile.h"
 #include "testbed.h"
 #include "verify.h"
 
@@ -16,7 +18,12 @@ struct provenance {
 	const bool *row_ran;		/* per matrix row */
 	const struct brnf_row *rows;	/* rows as run (kernel label applied) */
 	unsigned int flows, time, omit, reps, port0;
-	const struct testbed *tb;
+	const struct testbed *tb;	/* the namespace test bed (rig->testbed) */
+	const struct rig *rig;
+	const char *rig_path;
+	const struct ap *ap;
+	const bool *unsupported;	/* per matrix row */
+	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
 	enum verify_mode mode;
 	const char *iperf_version;
 	char date_start[32];
@@ -27,8 +34,8 @@ struct provenance {
 
 /* UTC ISO 8601 time now. */
 void provenance_now(char *buf, size_t len);
-/* Write <partdir>/provenance.json. Enters the AP namespace to read its sysctls
- * and bridge flags as they are at the end of the run. */
+/* Write <partdir>/provenance.json. Reads the AP's sysctls and bridge flags as
+ * they are at the end of the run (through its transport). */
 int provenance_write(const char *partdir, const struct provenance *p);
 
 #endif

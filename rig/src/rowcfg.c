@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "brflags.h"
-#include "netns.h"
-#include "nl.h"
 #include "rowcfg.h"
 #include "ruleset.h"
 #include "util.h"
@@ -31,43 +28,30 @@ void rowcfg_expected(const struct brnf_row *r, bool exp[TB_NBRIDGES])
 		exp[b] = r->global[BRNF_IPTABLES] || row_local_has(r, tb_bridges[b]);
 }
 
-static int switches_set(const struct testbed *tb, struct nl *nl, const struct brnf_row *r,
-			struct readback *rb)
+static int switches_set(const struct ap *ap, const struct brnf_row *r, struct readback *rb)
 {
-	bool v[BRNF_NFAMILIES];
+	bool set_bridge[TB_NBRIDGES], v[TB_NBRIDGES][BRNF_NFAMILIES];
 	unsigned int b, f;
 	int err;
 
-	if (tb->br_netfilter) {
-		err = brflags_global_set(r->global);
-		if (!err)
-			err = brflags_global_get(rb->global);
-		if (err)
-			return err;
-		rb->have_global = true;
-	}
-	rb->have_bridges = true;
 	for (b = 0; b < TB_NBRIDGES; b++) {
 		bool want = row_local_has(r, tb_bridges[b]);
 
 		for (f = 0; f < BRNF_NFAMILIES; f++)
-			v[f] = want;
-		if (tb->br_netfilter || want) {
-			err = brflags_set(nl, tb_bridges[b], v);
-			if (err)
-				return err;
-		}
-		err = brflags_get(nl, tb_bridges[b], rb->bridge[b]);
-		if (err == -EOPNOTSUPP && !want) {
-			rb->have_bridges = false;
-			continue;
-		}
-		if (err) {
-			if (err == -EOPNOTSUPP)
-				pr_err("kernel does not report nf_call_* of %s", tb_bridges[b]);
-			return err;
-		}
+			v[b][f] = want;
+		set_bridge[b] = ap->br_netfilter || want;
 	}
+	err = ap_switches_set(ap, ap->br_netfilter, r->global, set_bridge, v);
+	if (!err)
+		err = ap_switches_get(ap, rb);
+	if (err)
+		return err;
+	for (b = 0; b < TB_NBRIDGES; b++)
+		if (row_local_has(r, tb_bridges[b]) && !rb->have_bridges) {
+			pr_err("%s: kernel does not report nf_call_* of %s", ap->h.what,
+			       tb_bridges[b]);
+			return -EOPNOTSUPP;
+		}
 	return 0;
 }
 
@@ -92,35 +76,18 @@ static bool readback_differs(const struct brnf_row *r, const char *source,
 	return false;
 }
 
-int rowcfg_apply(const struct testbed *tb, const struct brnf_row *r, const char *source,
+int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *source,
 		 enum verify_mode mode, struct readback *rb, bool *mismatch)
 {
-	struct nl *nl;
 	int err;
 
 	memset(rb, 0, sizeof(*rb));
-	nl = calloc(1, sizeof(*nl));
-	if (!nl)
-		return -ENOMEM;
-	err = netns_enter(tb->ns[TB_AP]);
-	if (err)
-		goto out_free;
-	err = nl_open(nl);
-	if (err) {
-		pr_err("rtnetlink socket in %s: %s", tb->ns[TB_AP], strerror(-err));
-		goto out_leave;
-	}
-	err = switches_set(tb, nl, r, rb);
-	nl_close(nl);
-out_leave:
-	netns_leave();
-out_free:
-	free(nl);
+	err = switches_set(ap, r, rb);
 	if (err)
 		return err;
 	*mismatch = readback_differs(r, source, rb);
-	err = ruleset_load(tb->ns[TB_AP], r->ruleset);
+	err = ruleset_load(&ap->h, r->ruleset);
 	if (!err)
-		err = verify_install(tb->ns[TB_AP], mode);
+		err = verify_install(&ap->h, ap->port, mode);
 	return err;
 }

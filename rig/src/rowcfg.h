@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* One matrix row applied to the AP: switches, ruleset, counting rules; read back. */
+/* One matrix row applied to the AP (any transport): switches, ruleset, counting
+ * rules; read back. */
 #ifndef BRNF_ROWCFG_H
 #define BRNF_ROWCFG_H
 
 #include <stdbool.h>
+#include "apctl.h"
 #include "matrix.h"
 #include "record.h"
 #include "testbed.h"
@@ -16,7 +18,7 @@ bool rowcfg_needs_brnf(const struct brnf_row *r);
  * load the row's ruleset and the counting rules. *mismatch is set when the
  * read-back differs from the row (one line says what).
  */
-int rowcfg_apply(const struct testbed *tb, const struct brnf_row *r, const char *source,
+int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *source,
 		 enum verify_mode mode, struct readback *rb, bool *mismatch);
 /* IPv4 traffic: bridge b's frames go through iptables iff global iptables
  * or the bridge's own nf_call_iptables. */

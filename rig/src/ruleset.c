@@ -38,13 +38,16 @@ int ruleset_digest(const char *name, char hex[65])
 }
 
 /* Run nft with args in ns; on failure one line with what and nft's error. */
-static int nft(const char *ns, char *const argv[], const char *what)
+static int nft(const struct host *h, char *const argv[], const char *in, size_t inlen,
+	       const char *what)
 {
 	char *out = NULL, *err = NULL, line[300];
 	int ret;
 
-	ret = proc_run(ns, argv, &out, &err, 30);
-	if (ret) {
+	ret = host_run(h, argv, in, inlen, &out, &err, 30);
+	if (host_failed(h, ret, err)) {
+		ret = ret < 0 ? ret : -EIO;
+	} else if (ret) {
 		proc_first_error(err, line, sizeof(line));
 		if (ret == 127)
 			pr_err("%s: cannot run nft (is the nftables package installed?)", what);
@@ -57,24 +60,36 @@ static int nft(const char *ns, char *const argv[], const char *what)
 	return ret;
 }
 
-int ruleset_load(const char *ns, const char *name)
+int ruleset_load(const struct host *h, const char *name)
 {
-	char path[512], what[900];
+	char path[512], what[900], *text = NULL;
 	char *flush[] = { "nft", "flush", "ruleset", NULL };
 	char *load[] = { "nft", "-f", path, NULL };
+	size_t len = 0;
 	int err;
 
 	err = ruleset_path(name, path, sizeof(path));
 	if (err)
 		return err;
-	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset in %s", name, ns);
-	err = nft(ns, flush, what);
+	if (h->transport != RIG_NETNS) {
+		err = read_file(path, &text, &len);
+		if (err) {
+			pr_err("ruleset %s: read %s: %s", name, path, strerror(-err));
+			return err;
+		}
+		load[2] = "/dev/stdin";
+	}
+	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset in %s", name, h->what);
+	err = nft(h, flush, NULL, 0, what);
 	if (err)
-		return err;
+		goto out_free;
 	snprintf(what, sizeof(what),
 		 "ruleset %s (%s) does not load on this kernel (%s)", name, path,
 		 strstr(name, "flowtable") ?
 		 "flowtables need CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET" :
 		 "a missing feature?");
-	return nft(ns, load, what);
+	err = nft(h, load, text, len, what);
+out_free:
+	free(text);
+	return err;
 }

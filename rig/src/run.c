@@ -13,17 +13,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apctl.h"
 #include "cmds.h"
+#include "host.h"
 #include "iperf.h"
 #include "iperf_json.h"
 #include "lock.h"
 #include "matrix.h"
+#include "netns.h"
 #include "proc.h"
 #include "progress.h"
 #include "provenance.h"
 #include "record.h"
 #include "render.h"
 #include "results.h"
+#include "rigfile.h"
 #include "rowcfg.h"
 #include "ruleset.h"
 #include "testbed.h"
@@ -35,6 +39,7 @@ static const char *const directions[] = { "download", "upload" };
 
 struct run_cfg {
 	const char *matrix;
+	const char *rig;
 	unsigned long flows, time, omit, reps;
 	bool offloads;
 	const char *ruleset;
@@ -52,6 +57,7 @@ struct run_cfg {
 		return 0; \
 	}
 OPT_SETTER(set_matrix, matrix)
+OPT_SETTER(set_rig, rig)
 OPT_SETTER(set_ruleset, ruleset)
 OPT_SETTER(set_out, out)
 OPT_SETTER(set_part, part)
@@ -97,6 +103,8 @@ static int set_no_render(void *ctx, const char *v)
 
 const struct opt run_opts[] = {
 	{ "--matrix", "FILE", "matrix file (default rig/matrices/default.matrix)", set_matrix },
+	{ "--rig", "FILE", "rig file: where ap, sta and pc are and how to reach them"
+	  " (default rig/rigs/netns.rig, the namespace test bed)", set_rig },
 	{ "--flows", "N", "parallel iperf3 flows per run (default 3)", set_flows },
 	{ "--time", "S", "seconds per flow, iperf3 -t (default 10)", set_time },
 	{ "--omit", "S", "warm-up seconds left out, iperf3 -O (default 2)", set_omit },
@@ -124,6 +132,13 @@ struct run {
 	char (*source)[1100];		/* "FILE:LINE" per row */
 	bool *ran;
 	unsigned int nran;
+	char rig_path[1024];
+	struct rig rig;
+	struct host hosts[RIG_MAX_ROLES];
+	struct ap ap;
+	struct flow_hosts fh[IPERF_MAX_FLOWS];
+	bool *unsupported;		/* per matrix row: needs br_netfilter, the AP has none */
+	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
 	struct testbed tb;
 	bool tb_up;
 	struct results res;
@@ -174,7 +189,8 @@ static int rows_prepare(struct run *r)
 	r->rows = calloc(r->m.nrows, sizeof(*r->rows));
 	r->source = calloc(r->m.nrows, sizeof(*r->source));
 	r->ran = calloc(r->m.nrows, sizeof(*r->ran));
-	if (!r->rows || !r->source || !r->ran)
+	r->unsupported = calloc(r->m.nrows, sizeof(*r->unsupported));
+	if (!r->rows || !r->source || !r->ran || !r->unsupported)
 		return -ENOMEM;
 	if (r->c.ruleset && read_file(r->matrix_path, &text, NULL))
 		text = NULL;
@@ -222,23 +238,118 @@ static bool in_path(const char *name)
 	return found;
 }
 
+/* Tools brnf runs itself: iperf3 for netns/local sta and pc roles, nft and
+ * iptables for a netns AP. Remote hosts are asked in hosts_check(). */
 static int tools_check(struct run *r)
 {
-	static const struct { const char *bin, *pkg; } tools[] = {
-		{ "iperf3", "iperf3" }, { "nft", "nftables" },
-		{ "iptables", "iptables" }, { "iptables-restore", "iptables" },
+	static const struct { const char *bin, *pkg; bool ap; } tools[] = {
+		{ "iperf3", "iperf3", false }, { "nft", "nftables", true },
+		{ "iptables", "iptables", true }, { "iptables-restore", "iptables", true },
 	};
+	bool local_iperf = false, local_ap;
 	unsigned int i;
 
+	for (i = 0; i < r->rig.nroles; i++)
+		if (r->rig.roles[i].kind != RIG_AP && r->rig.roles[i].transport != RIG_SSH)
+			local_iperf = true;
+	local_ap = rig_role(&r->rig, "ap")->transport == RIG_NETNS;
 	for (i = 0; i < ARRAY_SIZE(tools); i++)
-		if (!in_path(tools[i].bin)) {
+		if ((tools[i].ap ? local_ap : local_iperf) && !in_path(tools[i].bin)) {
 			pr_err("%s not found; install it: apt-get install %s", tools[i].bin,
 			       tools[i].pkg);
 			return -ENOENT;
 		}
-	if (iperf_version(r->iperf_ver, sizeof(r->iperf_ver))) {
+	if (local_iperf && iperf_version(r->iperf_ver, sizeof(r->iperf_ver))) {
 		pr_err("iperf3 --version failed; is iperf3 installed?");
 		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The rig's roles as hosts; every sta and pc has iperf3, the AP is probed.
+ * Nothing is changed anywhere before this passed. */
+static int hosts_check(struct run *r)
+{
+	static const char iperf_script[] =
+		"if ! v=$(iperf3 --version 2>/dev/null); then echo 'iperf3 not found' >&2; "
+		"exit 3; fi; echo \"$v\" | head -n 1";
+	const struct rig_role *sta[RIG_MAX_ROLES], *pc[RIG_MAX_ROLES];
+	unsigned int i, nsta, npc, b;
+	int err;
+
+	for (i = 0; i < r->rig.nroles; i++) {
+		const struct rig_role *role = &r->rig.roles[i];
+		const char *ns = NULL;
+		char path[300], *out = NULL, *errs = NULL;
+
+		if (r->rig.testbed)
+			ns = r->tb.ns[role->kind == RIG_AP ? TB_AP : role->kind == RIG_STA ?
+				      TB_STA : TB_PC];
+		host_init(&r->hosts[i], role, ns);
+		if (role->transport == RIG_NETNS && !r->rig.testbed) {
+			snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", role->netns);
+			if (strncmp(role->netns, NETNS_PREFIX, strlen(NETNS_PREFIX)) ||
+			    !path_exists(path)) {
+				pr_err("%s:%u: role %s: no namespace %s (brnf only enters "
+				       "namespaces named " NETNS_PREFIX "*)", r->rig_path,
+				       role->line, role->name, path);
+				return -ENOENT;
+			}
+		}
+		if (role->kind == RIG_AP)
+			continue;
+		err = host_sh(&r->hosts[i], iperf_script, NULL, 0, &out, &errs, 30);
+		if (host_failed(&r->hosts[i], err, errs)) {
+			err = err < 0 ? err : -EIO;
+		} else if (err) {
+			pr_err("%s: iperf3 not found; install it (OpenWrt: opkg install iperf3, "
+			       "Debian: apt-get install iperf3)", r->hosts[i].what);
+			err = -ENOENT;
+		} else if (!r->iperf_ver[0] && out) {
+			chomp(out);
+			snprintf(r->iperf_ver, sizeof(r->iperf_ver), "%s", out);
+		}
+		free(out);
+		free(errs);
+		if (err)
+			return err;
+	}
+	nsta = rig_roles_of(&r->rig, RIG_STA, sta, RIG_MAX_ROLES);
+	npc = rig_roles_of(&r->rig, RIG_PC, pc, RIG_MAX_ROLES);
+	for (i = 0; i < IPERF_MAX_FLOWS; i++) {
+		r->fh[i].client = &r->hosts[sta[i % nsta] - r->rig.roles];
+		r->fh[i].server = &r->hosts[pc[i % npc] - r->rig.roles];
+		r->fh[i].addr = pc[i % npc]->addr;
+	}
+	for (i = 0; i < r->rig.nroles; i++)
+		if (r->rig.roles[i].kind == RIG_AP)
+			r->ap.h = r->hosts[i];
+	r->ap.native = r->ap.h.transport == RIG_NETNS;
+	r->ap.built = r->rig.testbed;
+	for (b = 0; b < TB_NBRIDGES; b++)
+		r->ap.port[b] = rig_bridge_port(r->ap.h.role, tb_bridges[b]);
+	return ap_probe(&r->ap);
+}
+
+/* Rows that switch br_netfilter on cannot run on an AP without it. */
+static int rows_unsupported(struct run *r)
+{
+	size_t i;
+
+	if (r->ap.br_netfilter)
+		return 0;
+	for (i = 0; i < r->m.nrows; i++) {
+		if (!r->ran[i] || !rowcfg_needs_brnf(&r->rows[i]))
+			continue;
+		r->ran[i] = false;
+		r->unsupported[i] = true;
+		r->nran--;
+		fprintf(stderr, "brnf: row %s: unsupported, %s has no br_netfilter "
+			"(/proc/sys/net/bridge); the other rows run\n", r->source[i], r->ap.h.what);
+	}
+	if (!r->nran) {
+		pr_err("%s has no br_netfilter and every row needs it", r->ap.h.what);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -246,16 +357,10 @@ static int tools_check(struct run *r)
 /* Everything the rows need, before the first measurement. */
 static int preflight(struct run *r)
 {
-	const char *ap = r->tb.ns[TB_AP];
+	const struct host *ap = &r->ap.h;
 	size_t i, j;
 	int err;
 
-	for (i = 0; i < r->m.nrows; i++) {
-		if (r->ran[i] && !r->tb.br_netfilter && rowcfg_needs_brnf(&r->rows[i])) {
-			pr_err("kernel has no br_netfilter (row %s)", r->source[i]);
-			return -EOPNOTSUPP;
-		}
-	}
 	/* Each ruleset once, so a missing kernel feature shows now, not in an hour. */
 	for (i = 0; i < r->m.nrows; i++) {
 		bool seen = false;
@@ -270,14 +375,14 @@ static int preflight(struct run *r)
 		if (err)
 			return err;
 	}
-	r->mode = r->tb.br_netfilter ? VERIFY_PHYSDEV : VERIFY_IIF;
+	r->mode = r->ap.br_netfilter ? VERIFY_PHYSDEV : VERIFY_IIF;
 	err = ruleset_load(ap, "none");
 	if (!err)
-		err = verify_install(ap, r->mode);
+		err = verify_install(ap, r->ap.port, r->mode);
 	if (err && r->mode == VERIFY_PHYSDEV) {
 		fprintf(stderr, "brnf: no iptables physdev match; filtering verification is n/a\n");
 		r->mode = VERIFY_IIF;
-		err = verify_install(ap, r->mode);
+		err = verify_install(ap, r->ap.port, r->mode);
 	}
 	return err;
 }
@@ -313,15 +418,15 @@ static int run_one(struct run *r, size_t i, unsigned int d, unsigned int rep)
 
 	row_key(&r->rows[i], key, sizeof(key));
 	progress_cell(r->order + 1, key);
-	err = rowcfg_apply(&r->tb, &r->rows[i], r->source[i], r->mode, &rec.rb, &mismatch);
+	err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], r->mode, &rec.rb, &mismatch);
 	if (!err)
 		err = results_run_dir(&r->res, r->order, directions[d], dir, sizeof(dir));
 	if (!err)
-		err = verify_zero(r->tb.ns[TB_AP]);
+		err = verify_zero(&r->ap.h);
 	if (!err)
-		err = flows_run(&r->tb, &fo, dir, bps);
+		err = flows_run(r->fh, &fo, dir, bps);
 	if (!err)
-		err = verify_read(r->tb.ns[TB_AP], r->mode, rec.v.packets);
+		err = verify_read(&r->ap.h, r->ap.port, r->mode, rec.v.packets);
 	if (err)
 		return err;
 	rowcfg_expected(&r->rows[i], rec.v.expected);
@@ -381,6 +486,8 @@ static void run_free(struct run *r)
 	free(r->rows);
 	free(r->source);
 	free(r->ran);
+	free(r->unsupported);
+	ap_free(&r->ap);
 }
 
 static int finish(struct run *r, double t0, const char *date_start)
@@ -390,6 +497,8 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.matrix_path = r->matrix_path, .m = &r->m, .row_ran = r->ran, .rows = r->rows,
 		.flows = r->c.flows, .time = r->c.time, .omit = r->c.omit, .reps = r->c.reps,
 		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
+		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
+		.unsupported = r->unsupported, .restore = r->restore,
 		.iperf_version = r->iperf_ver, .runs_done = r->order,
 		.wall_seconds = now_sec() - t0,
 	};
@@ -397,6 +506,24 @@ static int finish(struct run *r, double t0, const char *date_start)
 	snprintf(p.date_start, sizeof(p.date_start), "%s", date_start);
 	provenance_now(p.date_end, sizeof(p.date_end));
 	return provenance_write(r->res.part, &p);
+}
+
+/* Put the AP back as it was (only an AP brnf did not build); r->restore says how it went. */
+static void restore_ap(struct run *r)
+{
+	if (!r->ap.saved)
+		return;
+	fprintf(stderr, "brnf: restoring the settings of %s\n", r->ap.h.what);
+	r->restore = ap_restore(&r->ap) ? 1 : 0;
+}
+
+static void hosts_end(struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->rig.nroles; i++)
+		host_close(&r->hosts[i]);
+	hosts_cleanup();
 }
 
 int cmd_run(int argc, char **argv)
@@ -409,6 +536,7 @@ int cmd_run(int argc, char **argv)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_ERR;
+	r->restore = -1;
 	r->c = (struct run_cfg){ .flows = 3, .time = 10, .omit = 2, .reps = 3,
 				 .part = "running", .kernel_label = "running" };
 	if (opts_parse(run_opts, argc, argv, &r->c, NULL, 0) < 0) {
@@ -422,7 +550,16 @@ int cmd_run(int argc, char **argv)
 	else
 		snprintf(r->matrix_path, sizeof(r->matrix_path), "%s/matrices/default.matrix",
 			 brnf_datadir());
+	if (r->c.rig)
+		snprintf(r->rig_path, sizeof(r->rig_path), "%s", r->c.rig);
+	else
+		snprintf(r->rig_path, sizeof(r->rig_path), "%s/rigs/netns.rig", brnf_datadir());
 	err = matrix_parse_file(r->matrix_path, &r->m, err_msg, sizeof(err_msg));
+	if (err) {
+		pr_err("%s", err_msg);
+		goto out_free;
+	}
+	err = rig_parse_file(r->rig_path, &r->rig, err_msg, sizeof(err_msg));
 	if (err) {
 		pr_err("%s", err_msg);
 		goto out_free;
@@ -442,23 +579,36 @@ int cmd_run(int argc, char **argv)
 		goto out_free;
 	lock_reap_stale(false);
 	provenance_now(date_start, sizeof(date_start));
-	err = testbed_up(&r->tb, r->c.offloads, false);
-	if (err)
-		goto out_unlock;
-	r->tb_up = true;
-	err = preflight(r);
+	if (r->rig.testbed) {
+		err = testbed_up(&r->tb, r->c.offloads, false);
+		if (err)
+			goto out_unlock;
+		r->tb_up = true;
+	}
+	/* Hosts reachable, iperf3 everywhere, the AP probed: nothing changed yet. */
+	err = hosts_check(r);
+	if (!err)
+		err = rows_unsupported(r);
+	if (!err && !r->ap.built && !brnf_stop)
+		err = ap_save(&r->ap);
+	if (!err && !brnf_stop)
+		err = preflight(r);
 	if (!err && !brnf_stop)
 		err = results_open(&r->res, r->c.out, r->c.part);
 	if (err || brnf_stop)
 		goto out_down;
 	r->res_open = true;
 	err = matrix_loop(r);
-	if (!err)
+	if (!err) {
+		restore_ap(r);
 		err = finish(r, t0, date_start);
+	}
 	if (err)
 		goto out_down;
 	proc_kill_all();
-	testbed_down(&r->tb);
+	hosts_end(r);
+	if (r->tb_up)
+		testbed_down(&r->tb);
 	r->tb_up = false;
 	err = results_commit(&r->res);
 	lock_release();
@@ -476,13 +626,18 @@ int cmd_run(int argc, char **argv)
 		else if (err == RENDER_VERIFY_FAILED)
 			ret = EXIT_MISMATCH;
 	}
+	if (r->restore == 1)
+		ret = EXIT_ERR;
 	goto out_free;
 
 out_down:
 	progress_end();
 	if (brnf_stop)
-		pr_err("interrupted; removing the test bed and the partial results");
+		pr_err("interrupted; %sremoving the test bed and the partial results",
+		       r->ap.saved ? "restoring the AP, " : "");
 	proc_kill_all();
+	restore_ap(r);
+	hosts_end(r);
 	if (r->tb_up)
 		testbed_down(&r->tb);
 	if (r->res_open)

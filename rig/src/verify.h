@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Filtering verification: iptables counting rules in the AP namespace, one
+ * Filtering verification: iptables counting rules on the AP (any transport), one
  * per bridge port, `-m physdev --physdev-in <port>` in chain brnf_count of
  * the mangle table (jumped to from PREROUTING). physdev only matches frames
  * br_netfilter handed to iptables, so a count > 0 proves the bridge's frames
@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "host.h"
 #include "testbed.h"
 
 #define VERIFY_CHAIN "brnf_count"
@@ -20,10 +21,12 @@ enum verify_mode { VERIFY_PHYSDEV, VERIFY_IIF };
 
 /* Load the chain into ns (after the ruleset: nft flush ruleset removes it).
  * Counters start at 0. */
-int verify_install(const char *ns, enum verify_mode mode);
+int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
+		   enum verify_mode mode);
 /* Packets counted per bridge (tb_bridges[] order). */
-int verify_read(const char *ns, enum verify_mode mode, uint64_t pkts[TB_NBRIDGES]);
+int verify_read(const struct host *h, const char *const port[TB_NBRIDGES],
+		enum verify_mode mode, uint64_t pkts[TB_NBRIDGES]);
 /* Zero the counters. */
-int verify_zero(const char *ns);
+int verify_zero(const struct host *h);
 
 #endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The AP's bridge-netfilter switches and firewall, through its transport.
+ * netns: rtnetlink (IFLA_BR_NF_CALL_*) and /proc/sys inside the namespace, as
+ * the test bed always did. ssh/local: POSIX sh that busybox ash runs, nothing
+ * installed on the device: /proc/sys/net/bridge/bridge-nf-call-*,
+ * /sys/class/net/<bridge>/bridge/nf_call_*, nft and iptables.
+ *
+ * An AP brnf did not build itself is saved (switches, `nft list ruleset`,
+ * `iptables-save -t mangle`) before the first change and restored at the end;
+ * the restore is read back and compared.
+ */
+#ifndef BRNF_APCTL_H
+#define BRNF_APCTL_H
+
+#include <stdbool.h>
+#include "host.h"
+#include "record.h"
+#include "testbed.h"
+
+struct ap {
+	struct host h;
+	bool native;			/* netns: rtnetlink + /proc/sys */
+	bool built;			/* brnf's own test bed: nothing to save */
+	bool br_netfilter;		/* /proc/sys/net/bridge on the AP */
+	const char *port[TB_NBRIDGES];	/* tb_bridges[] order */
+	char uname[300];		/* uname -a */
+	char *openwrt_release;		/* /etc/openwrt_release or NULL */
+	char digest_start[100];		/* "sha256:<hex>" of nft list ruleset */
+	/* saved before the first change */
+	bool saved;
+	struct readback orig;
+	char *orig_nft, *orig_mangle;
+};
+
+/* What the AP is: uname, br_netfilter, bridges present, tools; one line
+ * naming the AP and what is missing on error. */
+int ap_probe(struct ap *ap);
+/* Read the switches (global sysctls when br_netfilter, both bridges' flags). */
+int ap_switches_get(const struct ap *ap, struct readback *rb);
+/* Set them: global only when set_global, a bridge only when set_bridge[b]. */
+int ap_switches_set(const struct ap *ap, bool set_global, const bool global[BRNF_NFAMILIES],
+		    const bool set_bridge[TB_NBRIDGES],
+		    const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES]);
+/* "sha256:<hex>" (or md5:) of `nft list ruleset` on the AP, "" without nft. */
+int ap_ruleset_digest(const struct ap *ap, char *buf, size_t len);
+/* Save what a run changes; restore it and compare (error when different). */
+int ap_save(struct ap *ap);
+int ap_restore(struct ap *ap);
+void ap_free(struct ap *ap);
+
+#endif
