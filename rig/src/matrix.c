@@ -159,8 +159,10 @@ static int parse_local(char *v, struct brnf_row *r, char *err, size_t errlen)
 	return 0;
 }
 
-enum { K_KERNEL, K_GLOBAL, K_LOCAL, K_RULESET, K_LABEL, K_NKEYS };
-static const char *const key_names[] = { "kernel", "global", "local", "ruleset", "label", NULL };
+enum { K_KERNEL, K_GLOBAL, K_LOCAL, K_RULESET, K_LABEL, K_EXPECT, K_NKEYS };
+static const char *const key_names[] = {
+	"kernel", "global", "local", "ruleset", "label", "expect", NULL
+};
 
 /* Parse one line (already NUL terminated, comment stripped). Returns 1 when
  * a row was parsed, 0 for a blank line, -EINVAL with err set. */
@@ -185,7 +187,7 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 		k = name_index(key_names, tok);
 		if (k < 0) {
 			seterr(err, errlen,
-			       "unknown key '%s' (known: kernel, global, local, ruleset, label)",
+			       "unknown key '%s' (known: kernel, global, local, ruleset, label, expect)",
 			       tok);
 			return -EINVAL;
 		}
@@ -210,6 +212,18 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 			break;
 		case K_LOCAL:
 			ret = parse_local(v, r, err, errlen);
+			break;
+		case K_EXPECT:
+			/* a row that documents a broken design: filtering must NOT
+			 * happen as configured (the legacy bypass and br-lan) */
+			ret = 0;
+			if (!strcmp(v, "mismatch"))
+				r->expect_mismatch = true;
+			else if (strcmp(v, "match")) {
+				seterr(err, errlen,
+				       "bad expect '%s' (match or mismatch)", v);
+				ret = -EINVAL;
+			}
 			break;
 		case K_RULESET:
 		default:
@@ -416,7 +430,8 @@ int row_key(const struct brnf_row *r, char *buf, size_t len)
 
 	global_str(r, g, sizeof(g));
 	local_str(r, l, sizeof(l), ',');
-	n = snprintf(buf, len, "kernel=%s global=%s local=%s ruleset=%s",
-		     r->kernel, g, l, r->ruleset);
+	n = snprintf(buf, len, "kernel=%s global=%s local=%s ruleset=%s%s",
+		     r->kernel, g, l, r->ruleset,
+		     r->expect_mismatch ? " expect=mismatch" : "");
 	return n >= 0 && (size_t)n < len ? n : -ENOSPC;
 }

@@ -29,6 +29,7 @@ struct brnf_row {
 	unsigned int nlocal;
 	char local[BRNF_MAX_BRIDGES][BRNF_NAME_LEN];
 	char ruleset[BRNF_NAME_LEN];
+	bool expect_mismatch;			/* expect=mismatch: verification must say no */
 	unsigned int line;			/* line in the matrix file */
 };
 
@@ -47,7 +48,8 @@ int matrix_parse_buf(const char *name, const char *buf, size_t len,
 		     struct brnf_matrix *m, char *err, size_t errlen);
 void matrix_free(struct brnf_matrix *m);
 bool row_local_has(const struct brnf_row *r, const char *bridge);
-/* canonical text "kernel=.. global=.. local=.. ruleset=.." used as the row's identity;
+/* canonical text "kernel=.. global=.. local=.. ruleset=.." (and " expect=mismatch" when
+ * set) used as the row's identity;
  * returns the length written, or -ENOSPC when it does not fit */
 int row_key(const struct brnf_row *r, char *buf, size_t len);
 

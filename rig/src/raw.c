@@ -251,6 +251,15 @@ static int parse_row(struct json_object *row, struct raw_run *run, char *msg, si
 		return -1;
 	}
 	strcpy(r->ruleset, s);
+	x = get(row, "expect");
+	if (x) {
+		s = get_str(row, "expect");
+		if (!s || (strcmp(s, "match") && strcmp(s, "mismatch"))) {
+			seterr(msg, len, "row.expect is not \"match\" or \"mismatch\"");
+			return -1;
+		}
+		r->expect_mismatch = !strcmp(s, "mismatch");
+	}
 	x = get(row, "source");
 	if (x) {
 		s = get_str(row, "source");

@@ -36,6 +36,8 @@ static struct json_object *row_json(const struct record *rec)
 		json_object_array_add(local, json_object_new_string(r->local[i]));
 	json_object_object_add(o, "local", local);
 	json_object_object_add(o, "ruleset", json_object_new_string(r->ruleset));
+	if (r->expect_mismatch)
+		json_object_object_add(o, "expect", json_object_new_string("mismatch"));
 	json_object_object_add(o, "source", json_object_new_string(rec->source));
 	return o;
 }

@@ -27,11 +27,17 @@
 #define CV_MARK "†"
 #define DETECT_CHANGE 0.02	/* repetitions needed to detect a 2% change */
 
-enum rverify { RV_NA, RV_YES, RV_NO, RV_PARTIAL, RV_READBACK };
+enum rverify { RV_NA, RV_YES, RV_NO, RV_PARTIAL, RV_READBACK, RV_NO_EXPECTED, RV_YES_UNEXPECTED };
 static const char *const rverify_names[] = {
 	[RV_NA] = "n/a", [RV_YES] = "yes", [RV_NO] = "no", [RV_PARTIAL] = "partial",
 	[RV_READBACK] = "no (readback)",
+	[RV_NO_EXPECTED] = "no (expected)", [RV_YES_UNEXPECTED] = "yes (expected no)",
 };
+
+static bool verify_failed(enum rverify v)
+{
+	return v == RV_NO || v == RV_READBACK || v == RV_YES_UNEXPECTED;
+}
 
 struct rcell {
 	double *v;		/* Mbit/s, one per run */
@@ -190,7 +196,13 @@ static int compute(struct render_ctx *ctx)
 			r->verify = RV_NA;
 		else
 			r->verify = RV_PARTIAL;
-		ctx->nverify_no += r->verify == RV_NO || r->verify == RV_READBACK;
+		/* expect=mismatch: the row shows a design that ignores its
+		 * configuration; every run must say no */
+		if (r->row.expect_mismatch && r->verify == RV_NO && !r->nyes && !r->nna)
+			r->verify = RV_NO_EXPECTED;
+		else if (r->row.expect_mismatch && r->verify != RV_READBACK)
+			r->verify = RV_YES_UNEXPECTED;
+		ctx->nverify_no += verify_failed(r->verify);
 	}
 	for (i = 0; i < ctx->nrows; i++) {
 		r = &ctx->rows[i];
@@ -383,7 +395,7 @@ static int build_main(struct render_ctx *ctx, struct table *t)
 					 i == ctx->base);
 		ret = ret ?: change_text(t, row, M_CHG_UP, &r->cell[RAW_UPLOAD], i == ctx->base);
 		ret = ret ?: table_text(t, row, M_VERIFIED,
-					r->verify == RV_NO || r->verify == RV_READBACK,
+					verify_failed(r->verify),
 					"%s", rverify_names[r->verify]);
 		ret = ret ?: table_str(t, row, M_VERIFIED, rverify_names[r->verify]);
 		ret = ret ?: table_bool(t, row, M_BASELINE, i == ctx->base);
@@ -625,7 +637,8 @@ static void print_notes(struct render_ctx *ctx, const struct summary *sm, FILE *
 		   "iptables (yes: every run; no: some run did not, the row's numbers do not "
 		   "measure what it claims; n/a: not checked; partial: some runs yes, the "
 		   "others not checked; \"no (readback)\": a flag read back differed from "
-		   "the row).\n\n");
+		   "the row; \"no (expected)\": a row marked expect=mismatch, which shows a "
+		   "design that ignores its configuration, and it did).\n\n");
 	fprintf(f, "%s CV (sd/mean) above 3%%: the runs of this cell spread widely, possibly "
 		   "between modes; see min and max below.\n\n", CV_MARK);
 	if (sm->icount)

@@ -98,7 +98,9 @@ static const struct {
 	const char *text;
 	const char *msg;
 } bad[] = {
-	{ "foo=1", "t.matrix:1: unknown key 'foo' (known: kernel, global, local, ruleset, label)" },
+	{ "foo=1", "t.matrix:1: unknown key 'foo' (known: kernel, global, local, ruleset, label, expect)" },
+	{ "expect=maybe", "t.matrix:1: bad expect 'maybe' (match or mismatch)" },
+	{ "expect=match expect=mismatch", "t.matrix:1: duplicate key 'expect'" },
 	{ "global=2",
 	  "t.matrix:1: bad global value '2' (0, 1 or a list of iptables,ip6tables,arptables)" },
 	{ "global=iptables,",

@@ -272,6 +272,50 @@ static void test_verify_no(void **state)
 	json_object_put(top);
 }
 
+static void set_expect(struct json_object *rec, void *arg)
+{
+	json_object_object_add(jget(rec, "row"), "expect", json_object_new_string(arg));
+}
+
+/* expect=mismatch: a row that shows a design ignoring its configuration (the legacy
+ * bypass with a per-bridge flag). "no" in every run is the expected result and does not
+ * fail the render; a "yes" there does. */
+static void test_verify_expected_mismatch(void **state)
+{
+	static const char *const row1[] = { "0002-download", "0003-upload", "0008-download",
+					    "0009-upload" };
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top;
+	char *msg, *md;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		edit_record(fx, row1[i], set_expect, "mismatch");
+		edit_record(fx, row1[i], set_verify, "no");
+	}
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_int_equal(json_object_get_int(jget(top, "verify_failed_rows")), 0);
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "verified")),
+			    "no (expected)");
+	assert_non_null(strstr(json_object_get_string(jget(json_row(top, 1), "key")),
+			       " expect=mismatch"));
+	json_object_put(top);
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_null(strstr(md, "**no"));
+	free(md);
+
+	edit_record(fx, "0008-download", set_verify, "yes");
+	assert_int_equal(render_capture(fx, &o, &msg), RENDER_VERIFY_FAILED);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "verified")),
+			    "yes (expected no)");
+	json_object_put(top);
+}
+
 static void test_verify_na_and_partial(void **state)
 {
 	struct fixture *fx = *state;
@@ -671,6 +715,7 @@ int main(void)
 		T(test_render_and_rerender_identical),
 		T(test_values_from_raw),
 		T(test_verify_no),
+		T(test_verify_expected_mismatch),
 		T(test_verify_na_and_partial),
 		T(test_readback_mismatch),
 		T(test_bad_record),
