@@ -301,16 +301,16 @@ int rig_parse_buf(const char *name, const char *buf, size_t len, struct rig *rig
 		n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		lineno++;
 		if (n >= sizeof(line)) {
-			seterr(err, errlen, "%s:%u: line longer than %zu characters", name, lineno,
+			seterr(msg, sizeof(msg), "line longer than %zu characters",
 			       sizeof(line) - 1);
-			return -EINVAL;
+			goto out_line;
 		}
 		memcpy(line, buf + pos, n);
 		line[n] = '\0';
 		pos += n + 1;
 		if (memchr(line, '\0', n)) {
-			seterr(err, errlen, "%s:%u: NUL character", name, lineno);
-			return -EINVAL;
+			seterr(msg, sizeof(msg), "NUL character");
+			goto out_line;
 		}
 		hash = strchr(line, '#');
 		if (hash)
@@ -336,7 +336,11 @@ int rig_parse_buf(const char *name, const char *buf, size_t len, struct rig *rig
 		}
 		rig->roles[rig->nroles++] = r;
 	}
-	return check_rig(name, rig, err, errlen);
+	if (check_rig(name, rig, err, errlen)) {
+		memset(rig, 0, sizeof(*rig));
+		return -EINVAL;
+	}
+	return 0;
 
 out_line:
 	seterr(err, errlen, "%s:%u: %s", name, lineno, msg);
