@@ -1,0 +1,271 @@
+#!/bin/sh
+# The SSH transport against a real sshd (Debian's openssh-server) inside the
+# AP namespace of a test bed, with a throwaway host key, client key and
+# config. The controller runs in the pc namespace (as on a real rig, where
+# brnf runs on the wired PC) and reaches the AP over ssh; the station is a
+# namespace, the iperf3 servers run where brnf runs (transport=local).
+#
+#   sta: sshd 198.18.1.2:22 ==veth== [br-wlan] ap: sshd 198.18.2.1:22, :2222 [br-lan]
+#        ==veth== pc: sshd 198.18.2.2:22, brnf and its ssh clients
+#
+# The matrix runs with the station over ssh too (iperf3 clients remote), the
+# SIGTERM case with every role over ssh (iperf3 servers remote as well).
+#
+# Checks: a one-second matrix over ssh whose read-back and filtering
+# verification agree with the namespace transport (throughput not compared)
+# and that leaves the AP as it was; an unreachable host; a refused key; a
+# station without iperf3; an AP without br_netfilter; SIGTERM mid-run
+# restores the AP's settings (sysctls, bridge flags, nft ruleset, mangle).
+#
+# Stand-ins, all inside the sshd's own mount namespace (ip netns exec makes
+# one), nothing outside it changes: root's ~/.bashrc on this machine runs
+# `pyenv init` (0.3 s per command), so the sshd sees an empty one, as
+# OpenWrt's ash reads no rc file; "no iperf3" is /dev/null bound over
+# /usr/bin/iperf3; "no br_netfilter" is the second sshd (port 2222) seeing an
+# empty tmpfs over /proc/sys/net/bridge (this kernel has br_netfilter built
+# in, so the kernel itself still filters as its sysctls say).
+set -eu
+. "$(dirname "$0")/lib.sh"
+checktool jq ssh ssh-keygen iptables-save nft ip sysctl
+if [ ! -x /usr/sbin/sshd ]; then
+	echo "not ok - /usr/sbin/sshd is missing (apt-get install openssh-server)"
+	exit 1
+fi
+
+"$BRNF" testbed up > "$TMPD/tb" || { not_ok "testbed up"; exit 1; }
+AP=$(awk '$1 == "ap" { print $2 }' "$TMPD/tb")
+STA=$(awk '$1 == "sta" { print $2 }' "$TMPD/tb")
+PC=$(awk '$1 == "pc" { print $2 }' "$TMPD/tb")
+SSHD_PIDS=""
+cleanup() {
+	for p in $SSHD_PIDS; do
+		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
+	done
+	"$BRNF" testbed down > /dev/null 2>&1 || true
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+ssh-keygen -q -t ed25519 -N '' -C brnf-test-host -f "$TMPD/hostkey"
+ssh-keygen -q -t ed25519 -N '' -C brnf-test -f "$TMPD/id"
+ssh-keygen -q -t ed25519 -N '' -C brnf-test-refused -f "$TMPD/id_refused"
+cp "$TMPD/id.pub" "$TMPD/authorized_keys"
+: > "$TMPD/empty"
+cat > "$TMPD/ssh_config" <<EOF
+Host *
+	StrictHostKeyChecking no
+	UserKnownHostsFile /dev/null
+	LogLevel ERROR
+EOF
+mkdir -p /run/sshd	# sshd's privilege separation directory
+
+# start_sshd NAME NETNS ADDR:PORT SETUP: an sshd in NETNS; SETUP runs first in its
+# mount namespace
+start_sshd() {
+	cat > "$TMPD/sshd_$1.conf" <<EOF
+ListenAddress $3
+HostKey $TMPD/hostkey
+PidFile $TMPD/sshd_$1.pid
+AuthorizedKeysFile $TMPD/authorized_keys
+StrictModes no
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+EOF
+	SSHD_PIDS="$SSHD_PIDS $TMPD/sshd_$1.pid"
+	ip netns exec "$2" sh -c "$4 && exec /usr/sbin/sshd -f '$TMPD/sshd_$1.conf' -E '$TMPD/sshd_$1.log'"
+	wait_for 5 test -s "$TMPD/sshd_$1.pid"
+}
+noiperf="mount --bind /dev/null /usr/bin/iperf3"
+norc="mount --bind '$TMPD/empty' /root/.bashrc"
+nobrnf="mount -t tmpfs -o size=1m,mode=0555 brnf-test /proc/sys/net/bridge"
+if start_sshd ap "$AP" 198.18.2.1:22 "$norc && $noiperf" &&
+   start_sshd nobrnf "$AP" 198.18.2.1:2222 "$norc && $nobrnf" &&
+   start_sshd sta "$STA" 198.18.1.2:22 "$norc" &&
+   start_sshd pc "$PC" 198.18.2.2:22 "$norc"; then
+	ok "sshd in the ap (:22 without iperf3, :2222 without br_netfilter), sta and pc namespaces"
+else
+	not_ok "sshd in the test bed"
+	cat "$TMPD"/sshd_*.log 2>/dev/null | sed 's/^/# /'
+	exit 1
+fi
+
+SSHOPT="identity=$TMPD/id config=$TMPD/ssh_config"
+STA_SSH="role=sta transport=ssh dest=root@198.18.1.2 $SSHOPT addr=198.18.1.2"
+PC_SSH="role=pc transport=ssh dest=root@198.18.2.2 $SSHOPT addr=198.18.2.2"
+
+# rig NAME AP-EXTRA [STA-LINE [PC-LINE]]: a rig file whose AP is reached over ssh
+rig() {
+	{
+		echo "# t_ssh.sh: AP over ssh, controller in pc"
+		echo "role=ap transport=ssh dest=root@198.18.2.1 $SSHOPT" \
+		     "bridge=br-wlan:wlan0 bridge=br-lan:eth0 $2"
+		echo "${3:-$STA_SSH}"
+		echo "${4:-role=pc transport=local addr=198.18.2.2}"
+	} > "$TMPD/$1.rig"
+}
+in_pc() { ip netns exec "$PC" "$@"; }
+# What a run may change on the AP, read in the AP namespace without brnf.
+ap_state() {
+	ip netns exec "$AP" sh -c '
+		for f in iptables ip6tables arptables; do
+			echo "global $f $(cat /proc/sys/net/bridge/bridge-nf-call-$f)"
+		done
+		for b in br-wlan br-lan; do for f in iptables ip6tables arptables; do
+			echo "$b $f $(cat /sys/class/net/$b/bridge/nf_call_$f)"
+		done; done
+		nft list ruleset 2>/dev/null | sed "s/counter packets [0-9]* bytes [0-9]*/counter/"
+		iptables-save -t mangle | grep -v "^#" | sed "s/\[[0-9]*:[0-9]*\]//"'
+}
+state_same() {
+	ap_state > "$TMPD/state.now"
+	if diff -u "$1" "$TMPD/state.now" > "$TMPD/state.diff"; then
+		return 0
+	fi
+	sed 's/^/# /' "$TMPD/state.diff" | head -30
+	return 1
+}
+no_iperf() {
+	for ns in "$AP" "$STA" "$PC"; do
+		for p in $(ip netns pids "$ns"); do
+			[ "$(cat /proc/"$p"/comm 2>/dev/null)" = iperf3 ] && return 1
+		done
+	done
+	return 0
+}
+no_ssh_left() {
+	! ls -d /tmp/brnf-ssh.* > /dev/null 2>&1 && ! pgrep -f 'ControlPath=/tmp/brnf-ssh' > /dev/null
+}
+
+check "shipped rig files parse" sh -c "'$BRNF' rig check '$TOPDIR/rig/rigs/netns.rig' > /dev/null &&
+	'$BRNF' rig check '$TOPDIR/rig/rigs/openwrt-example.rig' > /dev/null"
+rig ok ""
+check "brnf rig ping reaches the AP over ssh (from pc)" \
+	sh -c "ip netns exec '$PC' '$BRNF' rig ping '$TMPD/ok.rig' --role ap --count 3 | grep -q 'ap .*ssh .*mean'"
+
+# --- one-second default matrix over ssh
+ap_state > "$TMPD/state.before"
+set +e
+in_pc "$BRNF" run --rig "$TMPD/ok.rig" --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/ssh" \
+	--no-render > "$TMPD/out" 2> "$TMPD/err"
+rc=$?
+set -e
+check "matrix over ssh: exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err" | tail -20
+check "matrix over ssh: 8 runs" test "$(ls -d "$TMPD"/ssh/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 8
+check "matrix over ssh: the AP's settings restored (sysctls, flags, nft, mangle)" \
+	state_same "$TMPD/state.before"
+check "matrix over ssh: says it restored" grep -q 'restoring the settings of ap (ssh root@198.18.2.1)' "$TMPD/err"
+PROV="$TMPD/ssh/raw/running/provenance.json"
+check "provenance: device over ssh with uname -a" \
+	test "$(jq -r '.device.transport + " " + (.device.uname | split(" ")[0])' "$PROV")" = "ssh Linux"
+check "provenance: br_netfilter true, ruleset digest, restore verified" \
+	test "$(jq -r '[.device.br_netfilter, (.device.ruleset_digest_start | test("^sha256:[0-9a-f]{64}$")),
+		.device.restore] | join(" ")' "$PROV")" = "true true restored and read back equal"
+check "provenance: the saved switches" test "$(jq -c .device.saved.global "$PROV")" = \
+	"[$(ip netns exec "$AP" sh -c 'cat /proc/sys/net/bridge/bridge-nf-call-iptables \
+	/proc/sys/net/bridge/bridge-nf-call-ip6tables /proc/sys/net/bridge/bridge-nf-call-arptables' | paste -sd,)]"
+check "provenance: the rig's roles" test "$(jq -r '.testbed.kind + " " + (.testbed.roles | length | tostring)' "$PROV")" = "rig 3"
+check "no ssh connection or control directory left" no_ssh_left
+check "no iperf3 pid file left on the AP side" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+
+# --- the same matrix over the namespace transport: read-back and verification agree
+set +e
+"$BRNF" run --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/netns" --no-render \
+	> /dev/null 2> "$TMPD/err.netns"
+rc=$?
+set -e
+check "matrix over netns: exit 0" test "$rc" -eq 0
+summary() {
+	jq -c '{i: .row.index, d: .direction, rb: .readback,
+		v: (.verify.bridges | map_values({expected, counted: (.packets > 0)})),
+		r: .verify.result}' "$1"/raw/running/runs/*/record.json | sort
+}
+summary "$TMPD/ssh" > "$TMPD/sum.ssh"
+summary "$TMPD/netns" > "$TMPD/sum.netns"
+if [ -s "$TMPD/sum.ssh" ] && diff -u "$TMPD/sum.netns" "$TMPD/sum.ssh" > "$TMPD/sum.diff"; then
+	ok "ssh and netns transports: same read-back and verification in all 8 runs"
+else
+	not_ok "ssh and netns transports: same read-back and verification in all 8 runs"
+	sed 's/^/# /' "$TMPD/sum.diff" | head -20
+fi
+check "every run over ssh verified yes" test "$(jq -r .verify.result \
+	"$TMPD"/ssh/raw/running/runs/*/record.json | sort -u)" = yes
+
+# --- errors before anything changes: one line naming the host
+err_case() {	# err_case WHAT RIG PATTERN
+	set +e
+	in_pc "$BRNF" run --rig "$TMPD/$2.rig" --time 1 --omit 0 --reps 1 --flows 1 \
+		--out "$TMPD/out.$2" > /dev/null 2> "$TMPD/err.$2"
+	rc=$?
+	set -e
+	check "$1: exit 1" test "$rc" -eq 1
+	if grep -q "$3" "$TMPD/err.$2"; then ok "$1: the error names the host"; else
+		not_ok "$1: the error names the host"; sed 's/^/# /' "$TMPD/err.$2"; fi
+	check "$1: one line" test "$(wc -l < "$TMPD/err.$2")" -eq 1
+	check "$1: no results" sh -c "! ls -d '$TMPD/out.$2'* 2>/dev/null"
+	check "$1: the AP unchanged" state_same "$TMPD/state.before"
+	check "$1: no ssh connection left" no_ssh_left
+}
+sed 's/198\.18\.2\.1/198.18.9.9/' "$TMPD/ok.rig" > "$TMPD/unreach.rig"
+err_case "unreachable host" unreach 'ap (ssh root@198.18.9.9): ssh failed: .*unreachable'
+sed "/^role=ap/s|identity=$TMPD/id |identity=$TMPD/id_refused |" "$TMPD/ok.rig" > "$TMPD/refused.rig"
+err_case "refused key" refused 'ap (ssh root@198.18.2.1): ssh failed: .*Permission denied'
+rig noiperf "" "role=sta transport=ssh dest=root@198.18.2.1 $SSHOPT addr=198.18.1.2"
+err_case "station without iperf3" noiperf 'sta (ssh root@198.18.2.1): iperf3 not found'
+
+# --- an AP without br_netfilter: the rows that need it are unsupported, the rest run
+rig nobrnf "port=2222" "role=sta transport=netns netns=$STA addr=198.18.1.2"
+set +e
+in_pc "$BRNF" run --rig "$TMPD/nobrnf.rig" --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/nb" \
+	--no-render > /dev/null 2> "$TMPD/err.nb"
+rc=$?
+set -e
+check "no br_netfilter: exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.nb" | tail
+check "no br_netfilter: 3 rows unsupported" test "$(grep -c 'unsupported, ap (ssh root@198.18.2.1 port 2222) has no br_netfilter' "$TMPD/err.nb")" -eq 3
+check "no br_netfilter: the other row ran (2 runs)" \
+	test "$(ls -d "$TMPD"/nb/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 2
+check "no br_netfilter: verification n/a" test "$(jq -r .verify.result \
+	"$TMPD"/nb/raw/running/runs/*/record.json | sort -u)" = n/a
+check "no br_netfilter: provenance marks the rows" test "$(jq -c '[.rows[] | .unsupported != null]' \
+	"$TMPD/nb/raw/running/provenance.json")" = "[false,true,true,true]"
+check "no br_netfilter: provenance says so" test "$(jq .device.br_netfilter "$TMPD/nb/raw/running/provenance.json")" = false
+check "no br_netfilter: the AP unchanged" state_same "$TMPD/state.before"
+
+# --- SIGTERM mid-run: the AP's own settings come back
+ip netns exec "$AP" sh -c '
+	echo 1 > /proc/sys/net/bridge/bridge-nf-call-iptables
+	echo 0 > /proc/sys/net/bridge/bridge-nf-call-ip6tables
+	echo 1 > /proc/sys/net/bridge/bridge-nf-call-arptables
+	echo 1 > /sys/class/net/br-lan/bridge/nf_call_iptables
+	echo 1 > /sys/class/net/br-wlan/bridge/nf_call_arptables
+	nft add table inet brnfkeep
+	nft add chain inet brnfkeep input "{ type filter hook input priority 0; policy accept; }"
+	nft add rule inet brnfkeep input tcp dport 9 counter accept
+	iptables -w -t mangle -A FORWARD -p tcp --dport 9 -j ACCEPT'
+ap_state > "$TMPD/state.own"
+printf 'global=0 local=-\nglobal=1 local=br-lan ruleset=openwrt\n' > "$TMPD/m"
+rig allssh "" "$STA_SSH" "$PC_SSH"
+ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 --omit 0 --reps 2 --flows 2 \
+	--out "$TMPD/t" --no-render > /dev/null 2> "$TMPD/err.t" &
+pid=$!	# ip netns exec execs brnf: this is brnf's pid
+started() { ls -d "$TMPD"/t.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
+if wait_for 60 started; then ok "SIGTERM: run over ssh started"; else not_ok "SIGTERM: run over ssh started"; fi
+sleep 1
+ap_state > "$TMPD/state.mid"
+check "SIGTERM: the AP was changed meanwhile" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.mid'"
+kill -TERM "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+check "SIGTERM: exit != 0" test "$rc" -ne 0
+check "SIGTERM: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.t"
+check "SIGTERM: the AP's own settings are back (sysctls, flags, nft, mangle)" state_same "$TMPD/state.own"
+check "SIGTERM: no results directory" test ! -e "$TMPD/t"
+check "SIGTERM: no temporary results directory" sh -c "! ls -d '$TMPD'/t.tmp.* 2>/dev/null"
+check "SIGTERM: no ssh connection left" no_ssh_left
+check "SIGTERM: no iperf3 left in the test bed" no_iperf
+check "SIGTERM: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
