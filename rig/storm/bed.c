@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 #include "link.h"
 #include "netns.h"
@@ -34,6 +36,33 @@ static int ns_common(struct nl *nl)
 	if (!err)
 		err = link_set_up(nl, "lo");
 	return err;
+}
+
+/*
+ * A bridge takes the lowest MAC address of its ports unless one is set. The
+ * workers add and remove ports with random addresses, so br-wlan's MAC would
+ * change under sta's ARP cache (IPv4 sends no gratuitous ARP on a change unless
+ * arp_notify is set; IPv6 sends an unsolicited NA) and IPv4 would stall: fix it.
+ */
+static int link_set_mac(struct nl *nl, const char *name, unsigned char last)
+{
+	unsigned char mac[6] = { 0x02, 0x00, 0xc6, 0x12, 0x00, last };
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	char what[64];
+	void *hdr;
+	int idx;
+
+	idx = link_index(name);
+	if (idx < 0)
+		return idx;
+	nlh = nl_req(nl, RTM_NEWLINK, 0, sizeof(*ifm), &hdr);
+	ifm = hdr;
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = idx;
+	mnl_attr_put(nlh, IFLA_ADDRESS, sizeof(mac), mac);
+	snprintf(what, sizeof(what), "set address of %s", name);
+	return nl_talk(nl, nlh, NULL, NULL, what);
 }
 
 static int ap_setup(struct storm_bed *bed, struct nl *nl)
@@ -58,6 +87,8 @@ static int ap_setup(struct storm_bed *bed, struct nl *nl)
 		if (!err)
 			err = link_add_bridge(nl, br[i]);
 		if (!err)
+			err = link_set_mac(nl, br[i], i + 1);
+		if (!err)
 			err = link_set_master(nl, port[i], br[i]);
 		if (!err)
 			err = link_set_up(nl, port[i]);
@@ -68,6 +99,14 @@ static int ap_setup(struct storm_bed *bed, struct nl *nl)
 		if (!err)
 			err = addr_add(nl, br[i], addr[i][1]);
 	}
+	/*
+	 * The workers' extra ports are veths whose other end stays in ap: without
+	 * this, ap would answer sta's ARP for 198.18.1.1 through them, sta would
+	 * send to a MAC that is gone a moment later, and IPv4 would stall. Only
+	 * links made from now on get it, not the two bridges.
+	 */
+	if (!err)
+		err = sysctl_write("net.ipv4.conf.default.arp_ignore", "8");
 	return err;
 }
 

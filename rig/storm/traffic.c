@@ -228,7 +228,8 @@ static void collect_iperf(struct traffic *t, struct runner *r, int status)
 	}
 	j = json_tokener_parse(buf);
 	free(buf);
-	if (status) {
+	/* iperf3 3.12 -J can exit 0 after "unable to connect": the error key counts */
+	if (status || (j && json_object_object_get_ex(j, "error", &e))) {
 		const char *msg = "no JSON";
 
 		if (j && json_object_object_get_ex(j, "error", &e))
