@@ -234,9 +234,13 @@ static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int 
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (f[i].server > 0 && proc_wait(f[i].server, 2) < 0) {
-			if (fh[i].server->transport == RIG_SSH)
-				remote_server_kill(fh[i].server, IPERF_PORT0 + i);
+		int st = f[i].server > 0 ? proc_wait(f[i].server, 2) : 0;
+
+		/* A remote server whose ssh did not end well (not reached, killed by
+		 * Ctrl-C with brnf's process group) may still run over there. */
+		if (st && fh[i].server->transport == RIG_SSH)
+			remote_server_kill(fh[i].server, IPERF_PORT0 + i);
+		if (st < 0) {
 			kill(f[i].server, SIGKILL);
 			proc_wait(f[i].server, 5);
 		}

@@ -184,7 +184,7 @@ static struct json_object *ap_state_json(const struct provenance *p)
 		"net.bridge.bridge-nf-pass-vlan-input-dev", "net.ipv4.ip_forward",
 		"net.ipv6.conf.all.forwarding", "net.netfilter.nf_conntrack_max",
 	};
-	struct json_object *o, *sys, *br;
+	struct json_object *o, *sys;
 	struct readback rb;
 	unsigned int i;
 	char val[64];
@@ -201,13 +201,37 @@ static struct json_object *ap_state_json(const struct provenance *p)
 					       NULL : json_object_new_string(val));
 		netns_leave();
 	} else {
-		for (i = 0; i < BRNF_NFAMILIES; i++)
-			json_object_object_add(sys, names[i], rb.have_global ?
-					       json_object_new_string(rb.global[i] ? "1" : "0") :
-					       NULL);
+		/* one round trip: "name value" per sysctl the AP has */
+		char script[2048], *out = NULL, *line, *save, path[128];
+		size_t n = 0, k;
+
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			snprintf(path, sizeof(path), "/proc/sys/%s", names[i]);
+			for (k = strlen("/proc/sys/"); path[k]; k++)
+				if (path[k] == '.')
+					path[k] = '/';
+			n += snprintf(script + n, sizeof(script) - n,
+				      "[ -r %s ] && echo \"%s $(cat %s)\"\n", path, names[i], path);
+		}
+		snprintf(script + n, sizeof(script) - n, "exit 0\n");
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			json_object_object_add(sys, names[i], NULL);
+		if (host_sh(&p->ap->h, script, NULL, 0, &out, NULL, 30) == 0 && out)
+			for (line = strtok_r(out, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				char *sp = strchr(line, ' ');
+
+				if (!sp)
+					continue;
+				*sp = '\0';
+				for (i = 0; i < ARRAY_SIZE(names); i++)
+					if (!strcmp(line, names[i]))
+						json_object_object_add(sys, names[i],
+								       json_object_new_string(sp + 1));
+			}
+		free(out);
 	}
 	json_object_object_add(o, "sysctls", sys);
-	(void)br;
 	return o;
 }
 

@@ -166,6 +166,7 @@ check "provenance: br_netfilter true, ruleset digest, restore verified" \
 check "provenance: the saved switches" test "$(jq -c .device.saved.global "$PROV")" = \
 	"[$(ip netns exec "$AP" sh -c 'cat /proc/sys/net/bridge/bridge-nf-call-iptables \
 	/proc/sys/net/bridge/bridge-nf-call-ip6tables /proc/sys/net/bridge/bridge-nf-call-arptables' | paste -sd,)]"
+check "provenance: the AP's sysctls read over ssh" test "$(jq -r '.ap_at_end.sysctls["net.ipv4.ip_forward"]' "$PROV")" = 1
 check "provenance: the rig's roles" test "$(jq -r '.testbed.kind + " " + (.testbed.roles | length | tostring)' "$PROV")" = "rig 3"
 check "no ssh connection or control directory left" no_ssh_left
 check "no iperf3 pid file left on the AP side" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
@@ -269,3 +270,22 @@ check "SIGTERM: no temporary results directory" sh -c "! ls -d '$TMPD'/t.tmp.* 2
 check "SIGTERM: no ssh connection left" no_ssh_left
 check "SIGTERM: no iperf3 left in the test bed" no_iperf
 check "SIGTERM: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+
+# --- Ctrl-C: SIGINT to the whole process group, the ssh clients die with brnf's
+setsid ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 \
+	--omit 0 --reps 2 --flows 2 --out "$TMPD/c" --no-render > /dev/null 2> "$TMPD/err.c" &
+pid=$!	# setsid execs (not a group leader here): brnf's pid and process group
+startedc() { ls -d "$TMPD"/c.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
+if wait_for 60 startedc; then ok "Ctrl-C: run over ssh started"; else not_ok "Ctrl-C: run over ssh started"; fi
+sleep 1
+kill -INT -"$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+check "Ctrl-C: exit != 0" test "$rc" -ne 0
+check "Ctrl-C: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.c"
+check "Ctrl-C: the AP's own settings are back" state_same "$TMPD/state.own"
+check "Ctrl-C: no ssh connection left" no_ssh_left
+check "Ctrl-C: no iperf3 left in the test bed" no_iperf
+check "Ctrl-C: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
