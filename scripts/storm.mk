@@ -36,3 +36,17 @@ $(STORM_OBJDIR)/%.o: $(STORM_DIR)/%.c
 
 storm-netns: storm-bin
 	$(BUILD)/bin/brnf-storm $(STORM_OPTS)
+
+# The full storm: the debug kernel (on-demand hooks + KASAN, lockdep, PROVE_RCU,
+# atomic-sleep checks), then vanilla as the control. Kernels are built if missing.
+storm: storm-bin
+	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug vanilla
+
+# The short storm for `make test`: 1,000 operations on ondemand (the debug kernel is a
+# separate cold build of ~15+ min on 2 cores, see scripts/storm/README) and on vanilla.
+storm-short: storm-bin
+	@sh $(TOP)/scripts/storm/storm-all --build --short --series $(STORM_SERIES) \
+		$(STORM_SHORT_VARIANT) vanilla
+
+storm-test: storm-bin
+	@sh $(TOP)/scripts/storm/tests/run.sh

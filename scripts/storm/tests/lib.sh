@@ -1,0 +1,42 @@
+# lib.sh: helpers for the storm's tests (POSIX sh, root). Each check prints
+# "ok - what" or "not ok - what"; run.sh counts them.
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+STORM=${STORM:-$BUILD/bin/brnf-storm}
+FAILED=0
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; FAILED=1; }
+check() {
+	_what=$1
+	shift
+	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
+}
+# wait_for SECONDS cmd args...: poll until cmd succeeds
+wait_for() {
+	_limit=$1
+	shift
+	_i=0
+	while ! "$@"; do
+		_i=$((_i + 1))
+		[ "$_i" -gt $((_limit * 10)) ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+no_storm_netns() { ! ls /run/netns 2>/dev/null | grep -q "^brnfstorm${1:-}"; }
+# the root namespace's links, bridge sysctls and rules, which a storm must not touch
+root_state() {
+	ip -o link | sed 's/ qlen [0-9]*//' | grep -v -E ': (veth|vnet|tap)[^:]*:'
+	sysctl -a 2>/dev/null | grep -E '^net\.bridge\.' || true
+	nft list ruleset 2>/dev/null | grep -v -E 'packets [0-9]+ bytes' || true
+}
+TMPD=$(mktemp -d /tmp/brnf-storm-t.XXXXXX)
+trap 'rm -rf "$TMPD"' EXIT
+# the newest built 6.12 kernel of the given variants, for the QEMU tests
+kernel_of() {
+	for _v in "$@"; do
+		_k=$BUILD/kernel/6.12/$_v/arch/x86/boot/bzImage
+		[ -f "$_k" ] && { echo "$_k"; return 0; }
+	done
+	return 1
+}

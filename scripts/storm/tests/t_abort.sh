@@ -1,0 +1,42 @@
+#!/bin/sh
+# SIGINT, SIGTERM and SIGKILL at several points of a storm (building the bed, starting
+# the traffic, in the middle of the toggling): after INT/TERM the storm exits non-zero
+# within a bounded time and leaves no namespace and no child; after KILL the next
+# storm removes the namespaces the killed one left and passes.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+POINTS="0.05 0.4 1.5 4"
+for sig in INT TERM KILL; do
+	for t in $POINTS; do
+		"$STORM" --ops 4000 --flow-time 2 >"$TMPD/o" 2>&1 &
+		pid=$!
+		sleep "$t"
+		kill -"$sig" "$pid" 2>/dev/null || true
+		s0=$(date +%s)
+		rc=0
+		wait "$pid" || rc=$?
+		secs=$(( $(date +%s) - s0 ))
+		check "SIG$sig at ${t}s: exit status != 0 (got $rc)" test "$rc" -ne 0
+		if [ "$sig" != KILL ]; then
+			check "SIG$sig at ${t}s: ended within 30 s (took ${secs}s)" test "$secs" -le 30
+			check "SIG$sig at ${t}s: no brnfstorm$pid namespace left" no_storm_netns "$pid"
+			check "SIG$sig at ${t}s: no process of the storm left" \
+				wait_for 5 sh -c "! pgrep -P $pid >/dev/null"
+		else
+			# workers and iperf3 die with their parent (PR_SET_PDEATHSIG)
+			check "SIGKILL at ${t}s: no worker or iperf3 of the storm left" \
+				wait_for 5 sh -c "! pgrep -P $pid >/dev/null"
+			left=$(ls /run/netns 2>/dev/null | grep -c "^brnfstorm$pid-" || true)
+			rc=0
+			"$STORM" --ops 50 --flows 0 --no-ping >"$TMPD/next" 2>&1 || rc=$?
+			check "SIGKILL at ${t}s: the next storm passes" test "$rc" -eq 0
+			if [ "$left" -gt 0 ]; then
+				check "SIGKILL at ${t}s: the next storm removed the $left namespace(s) left" \
+					grep -q "removed network namespace brnfstorm$pid-" "$TMPD/next"
+			fi
+			check "SIGKILL at ${t}s: no brnfstorm$pid namespace left" no_storm_netns "$pid"
+		fi
+	done
+done
+exit 0
