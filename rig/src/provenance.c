@@ -54,6 +54,18 @@ static void cpu_model(char *buf, size_t len, int *ncpu)
 	free(text);
 }
 
+/* The third word of `uname -a` (the release), or "" */
+static void uname_release(const char *uname_a, char *buf, size_t len)
+{
+	char a[64], b[128];
+
+	buf[0] = '\0';
+	if (sscanf(uname_a, "%63s %127s %63s", a, b, buf) != 3)
+		buf[0] = '\0';
+	(void)len;
+}
+
+/* The kernel under test: the AP's. A remote AP's comes from its uname -a. */
 static struct json_object *kernel_json(const struct provenance *p)
 {
 	struct json_object *o = json_object_new_object();
@@ -61,6 +73,18 @@ static struct json_object *kernel_json(const struct provenance *p)
 	char hex[65];
 
 	uname(&u);
+	if (p->ap->h.transport == RIG_SSH) {
+		char rel[64];
+
+		uname_release(p->ap->uname, rel, sizeof(rel));
+		json_object_object_add(o, "release", str_or_null(rel));
+		json_object_object_add(o, "uname", str_or_null(p->ap->uname));
+		json_object_object_add(o, "label", json_object_new_string(p->kernel_label));
+		json_object_object_add(o, "source", json_object_new_string(p->ap->h.what));
+		json_object_object_add(o, "controller_release",
+				       json_object_new_string(u.release));
+		return o;
+	}
 	json_object_object_add(o, "release", json_object_new_string(u.release));
 	json_object_object_add(o, "version", json_object_new_string(u.version));
 	json_object_object_add(o, "machine", json_object_new_string(u.machine));
@@ -347,7 +371,14 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	uname(&u);
 	json_object_object_add(top, "schema", json_object_new_int(1));
 	json_object_object_add(top, "part", json_object_new_string(p->part));
-	json_object_object_add(top, "kernel_release", json_object_new_string(u.release));
+	if (p->ap->h.transport == RIG_SSH) {
+		char rel[64];
+
+		uname_release(p->ap->uname, rel, sizeof(rel));
+		json_object_object_add(top, "kernel_release", str_or_null(rel));
+	} else {
+		json_object_object_add(top, "kernel_release", json_object_new_string(u.release));
+	}
 	json_object_object_add(top, "kernel", kernel_json(p));
 	json_object_object_add(top, "clock", clocksource());
 	json_object_object_add(top, "host", host_json());

@@ -167,6 +167,9 @@ check "provenance: the saved switches" test "$(jq -c .device.saved.global "$PROV
 	"[$(ip netns exec "$AP" sh -c 'cat /proc/sys/net/bridge/bridge-nf-call-iptables \
 	/proc/sys/net/bridge/bridge-nf-call-ip6tables /proc/sys/net/bridge/bridge-nf-call-arptables' | paste -sd,)]"
 check "provenance: the AP's sysctls read over ssh" test "$(jq -r '.ap_at_end.sysctls["net.ipv4.ip_forward"]' "$PROV")" = 1
+check "provenance: the kernel under test is the AP's (uname -a over ssh)" \
+	test "$(jq -r '.kernel_release + " " + .kernel.source' "$PROV")" = "$(uname -r) ap (ssh root@198.18.2.1)"
+check "brnf render renders a run over ssh" sh -c "'$BRNF' render '$TMPD/ssh' > /dev/null && test -s '$TMPD/ssh/matrix.md'"
 check "provenance: the rig's roles" test "$(jq -r '.testbed.kind + " " + (.testbed.roles | length | tostring)' "$PROV")" = "rig 3"
 check "no ssh connection or control directory left" no_ssh_left
 check "no iperf3 pid file left on the AP side" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
@@ -233,6 +236,7 @@ check "no br_netfilter: verification n/a" test "$(jq -r .verify.result \
 check "no br_netfilter: provenance marks the rows" test "$(jq -c '[.rows[] | .unsupported != null]' \
 	"$TMPD/nb/raw/running/provenance.json")" = "[false,true,true,true]"
 check "no br_netfilter: provenance says so" test "$(jq .device.br_netfilter "$TMPD/nb/raw/running/provenance.json")" = false
+check "no br_netfilter: brnf render renders the row that ran" sh -c "'$BRNF' render '$TMPD/nb' > '$TMPD/nb.txt' && grep -q 'n/a' '$TMPD/nb/matrix.md'"
 check "no br_netfilter: the AP unchanged" state_same "$TMPD/state.before"
 
 # --- SIGTERM mid-run: the AP's own settings come back
