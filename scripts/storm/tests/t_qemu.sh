@@ -1,0 +1,67 @@
+#!/bin/sh
+# A guest that panics or hangs in the middle of a storm is detected by scripts/qemu-run
+# within a bounded time (exit 125 / 124) with its console log kept; the hook check is not
+# vacuous (vanilla judged as "ondemand" fails it); storm-all keeps going past a failed
+# variant and keeps the others' results. Needs a built 6.12 kernel (ondemand or vanilla);
+# without one each check says so and fails.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+K=$(kernel_of ondemand vanilla debug) || {
+	not_ok "no 6.12 ondemand/vanilla/debug kernel built (make kernel SERIES=6.12 VARIANT=ondemand)"
+	exit 0
+}
+QR="$TOP/scripts/qemu-run"
+cd "$TOP"
+
+# 1. panic mid-storm: sysrq 'c' eight seconds into a short storm
+s0=$(date +%s)
+rc=0
+sh "$QR" --kernel "$K" --smp 2 --timeout 180 --quiet --out "$TMPD/panic" -- sh -c \
+	"'$STORM' --short >/dev/console 2>&1 & sleep 8; echo c >/proc/sysrq-trigger; sleep 60" \
+	>"$TMPD/panic.out" 2>&1 || rc=$?
+secs=$(( $(date +%s) - s0 ))
+check "panic mid-storm: qemu-run exits 125 (got $rc)" test "$rc" -eq 125
+check "panic mid-storm: detected within 120 s (took ${secs}s)" test "$secs" -le 120
+check "panic mid-storm: qemu-run names the panic" grep -q 'kernel panic' "$TMPD/panic.out"
+check "panic mid-storm: the console log has the storm's start and the crash" sh -c \
+	"grep -q '^brnf-storm: kernel ' '$TMPD/panic/console.log' && grep -q 'sysrq: Trigger a crash' '$TMPD/panic/console.log'"
+
+# 2. hang mid-storm: the command never returns; the guest is killed at --timeout
+s0=$(date +%s)
+rc=0
+sh "$QR" --kernel "$K" --smp 2 --timeout 40 --quiet --out "$TMPD/hang" -- sh -c \
+	"'$STORM' --short >/dev/console 2>&1; sleep 3600" >"$TMPD/hang.out" 2>&1 || rc=$?
+secs=$(( $(date +%s) - s0 ))
+check "hang: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
+check "hang: killed within --timeout + 15 s (took ${secs}s)" test "$secs" -le 55
+check "hang: qemu-run says timeout" grep -q 'timeout after 40 s' "$TMPD/hang.out"
+check "hang: the console log is kept" grep -q '^brnf-storm: kernel ' "$TMPD/hang/console.log"
+
+# 3. the hook check can fail: vanilla keeps its hooks, so "ondemand" must not match
+if V=$(kernel_of vanilla); then
+	rc=0
+	sh "$TOP/scripts/storm/qemu-storm" --variant vanilla --kernel "$V" --short \
+		--out "$TMPD/mismatch" -- --ops 200 --expect ondemand >"$TMPD/mm.out" 2>&1 || rc=$?
+	check "vanilla judged as ondemand: exit status 1 (got $rc)" test "$rc" -eq 1
+	check "vanilla judged as ondemand: the hook check fails" \
+		grep -q '^hooks check: [1-9][0-9]* failed' "$TMPD/mismatch/storm.log"
+	check "vanilla judged as ondemand: no other failure (flows, operations, splats)" \
+		grep -q 'failed operations 0, flows failed 0, bytes [1-9][0-9]*, splats 0, hooks FAIL' \
+		"$TMPD/mismatch/storm.log"
+	check "qemu-storm wrote provenance.json with the seed" \
+		grep -q '"seed": [0-9]' "$TMPD/mismatch/provenance.json"
+else
+	not_ok "no vanilla kernel: the mismatch check did not run"
+fi
+
+# 4. storm-all: a variant that cannot run does not stop the next one
+rc=0
+v=$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$K")")")")")
+sh "$TOP/scripts/storm/storm-all" --short --out "$TMPD/all" nosuchvariant "$v" \
+	>"$TMPD/all.out" 2>&1 || rc=$?
+check "storm-all: exit status 1 with one failed variant (got $rc)" test "$rc" -eq 1
+check "storm-all: 1 passed, 1 failed" grep -q '^storm: 1 passed, 1 failed' "$TMPD/all.out"
+check "storm-all: the $v result after the failure is kept" \
+	grep -q '^PASS' "$TMPD/all/$v-short/storm.log"
+exit 0
