@@ -454,7 +454,7 @@ int ap_restore(struct ap *ap)
 		"iptables -w -t mangle -X " VERIFY_CHAIN " 2>/dev/null\n"
 		"exit 0\n";
 	char *flush[] = { "nft", "flush", "ruleset", NULL };
-	char *load[] = { "nft", "-f", "/dev/stdin", NULL };
+	char *load[] = { "nft", "-f", "/proc/self/fd/0", NULL };
 	char *restore[] = { "iptables-restore", NULL };
 	bool set_bridge[TB_NBRIDGES];
 	char *now = NULL, *out = NULL;

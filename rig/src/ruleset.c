@@ -77,7 +77,7 @@ int ruleset_load(const struct host *h, const char *name)
 			pr_err("ruleset %s: read %s: %s", name, path, strerror(-err));
 			return err;
 		}
-		load[2] = "/dev/stdin";
+		load[2] = "/proc/self/fd/0";
 	}
 	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset in %s", name, h->what);
 	err = nft(h, flush, NULL, 0, what);

@@ -11,7 +11,7 @@ int ruleset_path(const char *name, char *buf, size_t len);
 /* sha256 of the file, 64 hex characters. */
 int ruleset_digest(const char *name, char hex[65]);
 /* `nft flush ruleset` then `nft -f <file>` on h (a netns: the file itself,
- * else the file on stdin, `nft -f /dev/stdin`); one line naming the ruleset
+ * else the file on stdin, `nft -f /proc/self/fd/0`); one line naming the ruleset
  * and nft's error when it does not load. */
 int ruleset_load(const struct host *h, const char *name);
 
