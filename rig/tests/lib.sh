@@ -28,6 +28,17 @@ wait_for() {
 	return 0
 }
 
+# No iperf3 of ours: ignore those in other tools' named namespaces (brnfstorm*,
+# brnfpb-*) on this shared machine; one in no named namespace or in brnf<pid>-*
+# counts.
+no_iperf3() {
+	for _p in $(pgrep -x iperf3); do
+		case "$(ip netns identify "$_p" 2>/dev/null)" in
+		brnf[0-9]*-* | "") return 1 ;;
+		esac
+	done
+	return 0
+}
 no_brnf_netns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }
 lock_free() { flock -n /run/brnf/lock true 2>/dev/null || [ ! -e /run/brnf/lock ]; }
 

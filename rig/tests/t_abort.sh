@@ -36,7 +36,7 @@ check "SIGTERM: no namespaces left" no_brnf_netns
 check "SIGTERM: lock released" lock_free
 check "SIGTERM: no results directory claims to be complete" test ! -e "$TMPD/t"
 check "SIGTERM: temporary directory removed" sh -c "! ls -d '$TMPD'/t.tmp.* 2>/dev/null"
-check "SIGTERM: no iperf3 left" sh -c "! pgrep -x iperf3 >/dev/null"
+check "SIGTERM: no iperf3 left" no_iperf3
 
 # --- SIGKILL mid-run, then the next run removes what it left
 "$BRNF" run --matrix "$TMPD/m" --time 5 --omit 0 --reps 2 --flows 2 --out "$TMPD/k" \
@@ -56,7 +56,7 @@ check "next run succeeds" test "$rc" -eq 0
 check "next run reports removing the stale test bed" grep -q "brnf$pid-ap of a run that ended" "$TMPD/err.n"
 check "stale namespaces gone" sh -c "! ls /run/netns 2>/dev/null | grep -q '^brnf$pid-'"
 check "no namespaces left at all" no_brnf_netns
-check "no iperf3 of the killed run left" sh -c "! pgrep -x iperf3 >/dev/null"
+check "no iperf3 of the killed run left" no_iperf3
 # The killed run's temporary results stay as .tmp (never renamed to complete).
 check "killed run's results never look complete" test ! -e "$TMPD/k"
 rm -rf "$TMPD"/k.tmp.*

@@ -37,7 +37,7 @@ for sig in INT TERM KILL; do
 		fi
 		check "SIG$sig at ${t}s: no namespaces left" no_brnf_netns
 		check "SIG$sig at ${t}s: lock free" lock_free
-		check "SIG$sig at ${t}s: no iperf3 left (within 5 s)" wait_for 5 sh -c "! pgrep -x iperf3 >/dev/null"
+		check "SIG$sig at ${t}s: no iperf3 left (within 5 s)" wait_for 5 no_iperf3
 		if [ "$sig" != KILL ]; then
 			check "SIG$sig at ${t}s: no temporary results left" \
 				sh -c "! ls -d '$out'.tmp.* 2>/dev/null"
