@@ -50,3 +50,23 @@ storm-short: storm-bin
 
 storm-test: storm-bin
 	@sh $(TOP)/scripts/storm/tests/run.sh
+
+# libFuzzer over the storm's readers of kernel and tool output (kmsg records,
+# nft list hooks, ping's summary, rtnetlink link dumps), STORM_FUZZ_SECONDS each run.
+STORM_FUZZ_SECONDS ?= 30
+$(BUILD)/fuzz/fuzz_storm_parse: $(STORM_DIR)/fuzz/fuzz_storm_parse.c $(STORM_DIR)/parse.c \
+		$(STORM_DIR)/parse.h
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(STORM_DIR) -I$(RIG_DIR)/src \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $< $(STORM_DIR)/parse.c -lmnl
+
+.PHONY: storm-fuzz
+storm-fuzz: $(BUILD)/fuzz/fuzz_storm_parse
+	@rm -rf $(BUILD)/fuzz/work/storm_parse; mkdir -p $(BUILD)/fuzz/work/storm_parse
+	@echo "fuzz storm_parse for $(STORM_FUZZ_SECONDS) s"
+	@$< -max_total_time=$(STORM_FUZZ_SECONDS) -print_final_stats=1 \
+		-artifact_prefix=$(BUILD)/fuzz/storm_parse- $(BUILD)/fuzz/work/storm_parse \
+		$(STORM_DIR)/fuzz/corpus 2>$(BUILD)/fuzz/storm_parse.log || \
+		{ tail -40 $(BUILD)/fuzz/storm_parse.log; echo "fuzz storm_parse: FAILED"; exit 1; }
+	@grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $(BUILD)/fuzz/storm_parse.log

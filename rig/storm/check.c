@@ -21,6 +21,7 @@
 #include "brflags.h"
 #include "link.h"
 #include "netns.h"
+#include "parse.h"
 #include "proc.h"
 #include "storm.h"
 #include "sysctl.h"
@@ -30,20 +31,6 @@
 
 struct kmsg {
 	int fd;
-};
-
-/* What counts as a splat: the first line of each report. */
-static const char *const splat_pat[] = {
-	"BUG:", "WARNING:", "KASAN:", "UBSAN:", "Oops", "general protection fault",
-	"kernel BUG at", "possible circular locking dependency",
-	"possible recursive locking", "inconsistent lock state",
-	"possible irq lock inversion", "deadlock", "suspicious RCU usage",
-	"sleeping function called from invalid context", "refcount_t:",
-	"unreferenced object", "list_add corruption", "list_del corruption",
-	"detected stalls on CPUs", "soft lockup", "hard LOCKUP", "hung_task",
-	"blocked for more than", "unregister_netdevice: waiting for",
-	"Kernel panic", "Call Trace:",
-	NULL
 };
 
 struct kmsg *kmsg_open(void)
@@ -64,15 +51,16 @@ struct kmsg *kmsg_open(void)
 
 unsigned int kmsg_scan(struct kmsg *k, FILE *log, FILE *report)
 {
-	unsigned int splats = 0, traces = 0, i;
+	unsigned int splats = 0, traces = 0;
 	char rec[8192];
+	int i;
 	ssize_t n;
 
 	if (!k)
 		return 0;
 	for (;;) {
-		char *msg, *nl;
 		unsigned long long ts = 0;
+		char *msg;
 
 		n = read(k->fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE)
@@ -80,29 +68,19 @@ unsigned int kmsg_scan(struct kmsg *k, FILE *log, FILE *report)
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
-		msg = strchr(rec, ';');
-		if (!msg)
+		i = parse_kmsg_record(rec, &ts, &msg);
+		if (i < 0)
 			continue;
-		*msg++ = '\0';
-		nl = strchr(msg, '\n');
-		if (nl)
-			*nl = '\0';
-		sscanf(rec, "%*u,%*u,%llu", &ts);
 		if (log)
 			fprintf(log, "[%5llu.%06llu] %s\n", ts / 1000000, ts % 1000000, msg);
-		for (i = 0; splat_pat[i]; i++) {
-			if (!strstr(msg, splat_pat[i]))
-				continue;
+		if (i == SPLAT_TRACE) {
 			/* a trace belongs to the report above it; count it only alone */
-			if (!strcmp(splat_pat[i], "Call Trace:")) {
-				traces++;
-				break;
-			}
+			traces++;
+		} else if (i != SPLAT_NONE) {
 			splats++;
 			if (report && splats <= 30)
 				fprintf(report, "splat: [%llu.%06llu] %s\n", ts / 1000000,
 					ts % 1000000, msg);
-			break;
 		}
 	}
 	if (!splats && traces) {
@@ -123,68 +101,6 @@ void kmsg_close(struct kmsg *k)
 }
 
 /* ---- AP state ---- */
-
-#define MAX_BRIDGES 64
-#define TB_MAX 127
-
-struct ap_state {
-	bool global[BRNF_NFAMILIES];
-	unsigned int nbridges;
-	unsigned int nflagged;		/* bridges with any nf_call_* set */
-	char names[MAX_BRIDGES][16];
-	unsigned int nlinks_extra;	/* links named ss* */
-	char extra[MAX_BRIDGES * 2][16];
-};
-
-static int attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	unsigned int type = mnl_attr_get_type(attr);
-
-	if (type <= TB_MAX)
-		tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-static int dump_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TB_MAX + 1] = {}, *li[TB_MAX + 1] = {}, *br[TB_MAX + 1] = {};
-	static const int attr[BRNF_NFAMILIES] = {
-		IFLA_BR_NF_CALL_IPTABLES, IFLA_BR_NF_CALL_IP6TABLES, IFLA_BR_NF_CALL_ARPTABLES,
-	};
-	struct ap_state *s = data;
-	const char *name;
-	bool flagged = false;
-	unsigned int f;
-
-	if (nlh->nlmsg_type != RTM_NEWLINK)
-		return MNL_CB_OK;
-	mnl_attr_parse(nlh, sizeof(struct ifinfomsg), attr_cb, tb);
-	if (!tb[IFLA_IFNAME] || mnl_attr_validate(tb[IFLA_IFNAME], MNL_TYPE_NUL_STRING) < 0)
-		return MNL_CB_OK;
-	name = mnl_attr_get_str(tb[IFLA_IFNAME]);
-	if (!strncmp(name, "ss", 2) && s->nlinks_extra < ARRAY_SIZE(s->extra))
-		snprintf(s->extra[s->nlinks_extra++], sizeof(s->extra[0]), "%s", name);
-	if (!tb[IFLA_LINKINFO])
-		return MNL_CB_OK;
-	mnl_attr_parse_nested(tb[IFLA_LINKINFO], attr_cb, li);
-	if (!li[IFLA_INFO_KIND] || mnl_attr_validate(li[IFLA_INFO_KIND], MNL_TYPE_STRING) < 0 ||
-	    strcmp(mnl_attr_get_str(li[IFLA_INFO_KIND]), "bridge"))
-		return MNL_CB_OK;
-	if (li[IFLA_INFO_DATA]) {
-		mnl_attr_parse_nested(li[IFLA_INFO_DATA], attr_cb, br);
-		for (f = 0; f < BRNF_NFAMILIES; f++)
-			if (br[attr[f]] && mnl_attr_validate(br[attr[f]], MNL_TYPE_U8) == 0 &&
-			    mnl_attr_get_u8(br[attr[f]]))
-				flagged = true;
-	}
-	if (s->nbridges < MAX_BRIDGES)
-		snprintf(s->names[s->nbridges], sizeof(s->names[0]), "%s%s", name,
-			 flagged ? "*" : "");
-	s->nbridges++;
-	s->nflagged += flagged;
-	return MNL_CB_OK;
-}
 
 /*
  * A dump: nl_talk() stops only at an ack, and a dump ends with NLMSG_DONE, so
@@ -211,6 +127,10 @@ static int dump(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 			pr_err("netlink dump in %s: %s", nl->ns, strerror(errno));
 			return ret;
 		}
+		if (!parse_nl_buf_ok(rbuf, n)) {
+			pr_err("netlink dump in %s: a message with a bad length", nl->ns);
+			return -EBADMSG;
+		}
 		ret = mnl_cb_run(rbuf, n, seq, nl->portid, cb, data);
 	} while (ret > MNL_CB_STOP);
 	if (ret < 0) {
@@ -235,24 +155,15 @@ static int read_state(struct nl *nl, struct ap_state *s)
 	nlh = nl_req(nl, RTM_GETLINK, NLM_F_DUMP, sizeof(*ifm), &hdr);
 	ifm = hdr;
 	ifm->ifi_family = AF_UNSPEC;
-	return dump(nl, nlh, dump_cb, s);
+	return dump(nl, nlh, parse_link_dump, s);
 }
-
-struct hooks {
-	bool supported;		/* our own nft bridge chain was listed */
-	bool pre;		/* br_nf_pre_routing */
-	unsigned int nbrnf;	/* lines naming a br_netfilter hook function */
-	bool complete;		/* pre, local_in, forward, post_routing, ip_sabotage_in */
-};
 
 static int list_hooks(const char *ap, struct hooks *h, FILE *dump)
 {
 	char *argv[] = { "nft", "list", "hooks", NULL };
-	char *out = NULL, *err = NULL, *l, *save;
-	bool in = false, fwd = false, post = false, sab = false;
+	char *out = NULL, *err = NULL;
 	int st;
 
-	memset(h, 0, sizeof(*h));
 	st = proc_run(ap, argv, &out, &err, 60);
 	if (st) {
 		pr_err("nft list hooks in %s: exit status %d: %s", ap, st, err ? err : "");
@@ -262,18 +173,7 @@ static int list_hooks(const char *ap, struct hooks *h, FILE *dump)
 	}
 	if (dump)
 		fprintf(dump, "%s", out ? out : "");
-	for (l = out ? strtok_r(out, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
-		if (strstr(l, "brnfstorm"))
-			h->supported = true;
-		if (strstr(l, "br_nf_") || strstr(l, "ip_sabotage_in"))
-			h->nbrnf++;
-		h->pre |= !!strstr(l, "br_nf_pre_routing");
-		in |= !!strstr(l, "br_nf_local_in");
-		fwd |= !!strstr(l, "br_nf_forward");
-		post |= !!strstr(l, "br_nf_post_routing");
-		sab |= !!strstr(l, "ip_sabotage_in");
-	}
-	h->complete = h->pre && in && fwd && post && sab;
+	parse_hooks(out, h);
 	free(out);
 	free(err);
 	return 0;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "proc.h"
 #include "storm.h"
 #include "util.h"
@@ -250,19 +251,13 @@ static void collect_iperf(struct traffic *t, struct runner *r, int status)
 static void collect_ping(struct traffic *t, struct runner *r, int status)
 {
 	unsigned long long tx = 0, rx = 0;
-	char *buf, *p;
+	char *buf;
 
 	if (read_file(r->path, &buf, NULL)) {
 		fail(r, "run %u: no output", r->runs);
 		return;
 	}
-	p = strstr(buf, " packets transmitted, ");
-	if (p) {
-		while (p > buf && p[-1] >= '0' && p[-1] <= '9')
-			p--;
-		if (sscanf(p, "%llu packets transmitted, %llu", &tx, &rx) != 2)
-			tx = rx = 0;
-	}
+	parse_ping(buf, &tx, &rx);
 	free(buf);
 	r->bytes += tx;
 	r->replies += rx;
