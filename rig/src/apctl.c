@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The AP's switches and firewall through its transport (see apctl.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "apctl.h"
 #include "brflags.h"
+#include "lock.h"
 #include "netns.h"
 #include "nl.h"
 #include "proc.h"
@@ -371,6 +376,59 @@ static int mangle_save(const struct ap *ap, char **out)
 	return ap_cmd(ap, "iptables-save -t mangle", argv, NULL, 0, out);
 }
 
+/* The saved state as a script that puts it back, run on the AP by hand. */
+static int restore_script_write(struct ap *ap)
+{
+	char *buf = NULL, date[32];
+	size_t len = 0;
+	unsigned int b, f;
+	time_t t = time(NULL);
+	FILE *m;
+	int err;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -errno;
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	fprintf(m, "#!/bin/sh\n# brnf run %d: the settings of %s as saved at %s.\n"
+		"# brnf restores them itself at the end of a run (also after Ctrl-C);\n"
+		"# if it could not (SIGKILL, power cut): ssh <the AP> sh < this-file\n",
+		getpid(), ap->h.what, date);
+	for (f = 0; f < BRNF_NFAMILIES && ap->orig.have_global; f++)
+		fprintf(m, "echo %d > /proc/sys/net/bridge/bridge-nf-call-%s\n",
+			ap->orig.global[f], brnf_family_names[f]);
+	for (b = 0; b < TB_NBRIDGES && ap->orig.have_bridges; b++)
+		for (f = 0; f < BRNF_NFAMILIES; f++)
+			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
+				ap->orig.bridge[b][f], tb_bridges[b], brnf_family_names[f]);
+	fprintf(m, "while iptables -w -t mangle -D PREROUTING -j " VERIFY_CHAIN
+		" 2>/dev/null; do :; done\n"
+		"iptables -w -t mangle -F " VERIFY_CHAIN " 2>/dev/null\n"
+		"iptables -w -t mangle -X " VERIFY_CHAIN " 2>/dev/null\n");
+	if (ap->orig_mangle && *ap->orig_mangle)
+		fprintf(m, "iptables-restore <<'BRNF_EOF'\n%s%sBRNF_EOF\n", ap->orig_mangle,
+			ap->orig_mangle[strlen(ap->orig_mangle) - 1] == '\n' ? "" : "\n");
+	fprintf(m, "nft flush ruleset\n");
+	if (ap->orig_nft && *ap->orig_nft)
+		fprintf(m, "nft -f /proc/self/fd/0 <<'BRNF_EOF'\n%s%sBRNF_EOF\n", ap->orig_nft,
+			ap->orig_nft[strlen(ap->orig_nft) - 1] == '\n' ? "" : "\n");
+	if (fclose(m)) {
+		free(buf);
+		return -EIO;
+	}
+	err = mkdir_p(BRNF_RUN_DIR);
+	snprintf(ap->restore_sh, sizeof(ap->restore_sh), BRNF_RUN_DIR "/%d.ap-restore.sh",
+		 getpid());
+	if (!err)
+		err = write_file(ap->restore_sh, buf, len);
+	if (err) {
+		pr_err("write %s: %s", ap->restore_sh, strerror(-err));
+		ap->restore_sh[0] = '\0';
+	}
+	free(buf);
+	return err;
+}
+
 int ap_save(struct ap *ap)
 {
 	int err;
@@ -385,7 +443,7 @@ int ap_save(struct ap *ap)
 		return err;
 	}
 	ap->saved = true;
-	return 0;
+	return restore_script_write(ap);
 }
 
 static bool same_text(const char *a, const char *b)
@@ -491,11 +549,16 @@ int ap_restore(struct ap *ap)
 	err = restore_check(ap);
 	ret = ret ?: err;
 	proc_ignore_stop(false);
-	if (ret)
-		pr_err("%s: its settings were NOT restored completely; check them by hand",
-		       ap->h.what);
-	else
+	if (ret) {
+		pr_err("%s: its settings were NOT restored completely; the saved state is in %s "
+		       "(ssh the AP sh < it)", ap->h.what,
+		       ap->restore_sh[0] ? ap->restore_sh : "(nowhere)");
+	} else {
 		ap->saved = false;
+		if (ap->restore_sh[0])
+			unlink(ap->restore_sh);
+		ap->restore_sh[0] = '\0';
+	}
 	return ret;
 }
 
@@ -505,4 +568,29 @@ void ap_free(struct ap *ap)
 	free(ap->orig_nft);
 	free(ap->orig_mangle);
 	ap->openwrt_release = ap->orig_nft = ap->orig_mangle = NULL;
+}
+
+int ap_restore_scripts_left(void)
+{
+	struct dirent *de;
+	int n = 0, pid, len;
+	DIR *d;
+
+	d = opendir(BRNF_RUN_DIR);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		len = 0;
+		if (sscanf(de->d_name, "%d.ap-restore.sh%n", &pid, &len) != 1 ||
+		    de->d_name[len] || pid <= 0 || pid == getpid())
+			continue;
+		if (kill(pid, 0) == 0 || errno == EPERM)
+			continue;	/* still running */
+		fprintf(stderr, "brnf: " BRNF_RUN_DIR "/%s: brnf run %d ended without restoring "
+			"its AP; to put it back: ssh <the AP> sh < " BRNF_RUN_DIR "/%s, then "
+			"remove the file\n", de->d_name, pid, de->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
 }

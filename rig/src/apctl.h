@@ -31,6 +31,7 @@ struct ap {
 	bool saved;
 	struct readback orig;
 	char *orig_nft, *orig_mangle;
+	char restore_sh[128];		/* the saved state as a script, until restored */
 };
 
 /* What the AP is: uname, br_netfilter, bridges present, tools; one line
@@ -44,9 +45,16 @@ int ap_switches_set(const struct ap *ap, bool set_global, const bool global[BRNF
 		    const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES]);
 /* "sha256:<hex>" (or md5:) of `nft list ruleset` on the AP, "" without nft. */
 int ap_ruleset_digest(const struct ap *ap, char *buf, size_t len);
-/* Save what a run changes; restore it and compare (error when different). */
+/* Save what a run changes; restore it and compare (error when different).
+ * ap_save() also writes the saved state as a POSIX sh script to
+ * /run/brnf/<pid>.ap-restore.sh (for a run that is SIGKILLed: `ssh AP sh <
+ * FILE`); ap_restore() removes it once the AP reads back as saved. */
 int ap_save(struct ap *ap);
 int ap_restore(struct ap *ap);
 void ap_free(struct ap *ap);
+/* Name every /run/brnf/<pid>.ap-restore.sh of a brnf that is gone (a run over
+ * ssh killed before it could restore its AP): one line each on stderr.
+ * Returns how many. */
+int ap_restore_scripts_left(void);
 
 #endif

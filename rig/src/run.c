@@ -593,6 +593,7 @@ int cmd_run(int argc, char **argv)
 	if (lock_take())
 		goto out_free;
 	lock_reap_stale(false);
+	ap_restore_scripts_left();
 	provenance_now(date_start, sizeof(date_start));
 	if (r->rig.testbed) {
 		err = testbed_up(&r->tb, r->c.offloads, false);

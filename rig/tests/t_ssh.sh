@@ -259,6 +259,7 @@ pid=$!	# ip netns exec execs brnf: this is brnf's pid
 started() { ls -d "$TMPD"/t.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
 if wait_for 60 started; then ok "SIGTERM: run over ssh started"; else not_ok "SIGTERM: run over ssh started"; fi
 sleep 1
+check "SIGTERM: the saved state is also a script in /run/brnf" test -s "/run/brnf/$pid.ap-restore.sh"
 ap_state > "$TMPD/state.mid"
 check "SIGTERM: the AP was changed meanwhile" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.mid'"
 kill -TERM "$pid"
@@ -269,6 +270,7 @@ set -e
 check "SIGTERM: exit != 0" test "$rc" -ne 0
 check "SIGTERM: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.t"
 check "SIGTERM: the AP's own settings are back (sysctls, flags, nft, mangle)" state_same "$TMPD/state.own"
+check "SIGTERM: the script is gone once the AP read back as saved" test ! -e "/run/brnf/$pid.ap-restore.sh"
 check "SIGTERM: no results directory" test ! -e "$TMPD/t"
 check "SIGTERM: no temporary results directory" sh -c "! ls -d '$TMPD'/t.tmp.* 2>/dev/null"
 check "SIGTERM: no ssh connection left" no_ssh_left
@@ -293,3 +295,32 @@ check "Ctrl-C: the AP's own settings are back" state_same "$TMPD/state.own"
 check "Ctrl-C: no ssh connection left" no_ssh_left
 check "Ctrl-C: no iperf3 left in the test bed" no_iperf
 check "Ctrl-C: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+
+# --- SIGKILL cannot be caught: the script brnf left in /run/brnf puts the AP back
+ls -d /tmp/brnf-ssh.* > "$TMPD/ctl.before" 2> /dev/null || true
+ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 --omit 0 \
+	--reps 2 --flows 2 --out "$TMPD/k" --no-render > /dev/null 2>&1 &
+pid=$!
+startedk() { ls -d "$TMPD"/k.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
+if wait_for 60 startedk; then ok "SIGKILL: run over ssh started"; else not_ok "SIGKILL: run over ssh started"; fi
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null || true
+ap_state > "$TMPD/state.killed"
+check "SIGKILL: the AP is left changed" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.killed'"
+check "SIGKILL: /run/brnf/$pid.ap-restore.sh is left" test -s "/run/brnf/$pid.ap-restore.sh"
+set +e
+in_pc "$BRNF" run --rig "$TMPD/unreach.rig" --time 1 --omit 0 --reps 1 --flows 1 \
+	--out "$TMPD/out.k2" > /dev/null 2> "$TMPD/err.k2"
+set -e
+check "SIGKILL: the next run names the script left" \
+	grep -q "/run/brnf/$pid.ap-restore.sh: brnf run $pid ended without restoring its AP" "$TMPD/err.k2"
+check "SIGKILL: ssh AP sh < it restores the AP" sh -c "ip netns exec '$PC' ssh -F '$TMPD/ssh_config' \
+	-i '$TMPD/id' -o BatchMode=yes root@198.18.2.1 sh < '/run/brnf/$pid.ap-restore.sh' > /dev/null"
+check "SIGKILL: the AP's own settings are back" state_same "$TMPD/state.own"
+rm -f "/run/brnf/$pid.ap-restore.sh"
+# what a SIGKILLed brnf cannot end: its ssh master (ControlPersist) and control directory
+for p in $(pgrep -f 'ControlPath=/tmp/brnf-ssh'); do kill "$p"; done
+for d in /tmp/brnf-ssh.*; do
+	[ -d "$d" ] && ! grep -qx "$d" "$TMPD/ctl.before" && rm -rf "$d"
+done
+rm -rf "$TMPD"/k.tmp.*
