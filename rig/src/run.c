@@ -110,7 +110,8 @@ const struct opt run_opts[] = {
 	{ "--time", "S", "seconds per flow, iperf3 -t (default 10)", set_time },
 	{ "--omit", "S", "warm-up seconds left out, iperf3 -O (default 2)", set_omit },
 	{ "--reps", "R", "repetitions of every cell (default 3)", set_reps },
-	{ "--offloads", "on|off", "TSO/GSO/GRO on the veths (default off)", set_offloads },
+	{ "--offloads", "on|off", "TSO/GSO/GRO on the veths of the namespace test bed"
+	  " (default off)", set_offloads },
 	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
 	{ "--out", "DIR", "results directory (default results/<date>-<uname -r>-netns);"
 	  " an existing one gets a new part", set_out },
@@ -565,6 +566,12 @@ int cmd_run(int argc, char **argv)
 	err = rig_parse_file(r->rig_path, &r->rig, err_msg, sizeof(err_msg));
 	if (err) {
 		pr_err("%s", err_msg);
+		goto out_free;
+	}
+	if (r->c.offloads && !r->rig.testbed) {
+		pr_err("--offloads: only for the namespace test bed (%s sets up no veths)",
+		       r->rig_path);
+		ret = EXIT_USAGE;
 		goto out_free;
 	}
 	if (r->c.ruleset && matrix_check_ruleset(r->c.ruleset, err_msg, sizeof(err_msg))) {
