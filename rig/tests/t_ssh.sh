@@ -2,8 +2,7 @@
 # The SSH transport against a real sshd (Debian's openssh-server) inside the
 # AP namespace of a test bed, with a throwaway host key, client key and
 # config. The controller runs in the pc namespace (as on a real rig, where
-# brnf runs on the wired PC) and reaches the AP over ssh; the station is a
-# namespace, the iperf3 servers run where brnf runs (transport=local).
+# brnf runs on the wired PC) and reaches the AP over ssh.
 #
 #   sta: sshd 198.18.1.2:22 ==veth== [br-wlan] ap: sshd 198.18.2.1:22, :2222 [br-lan]
 #        ==veth== pc: sshd 198.18.2.2:22, brnf and its ssh clients
@@ -14,16 +13,21 @@
 # Checks: a one-second matrix over ssh whose read-back and filtering
 # verification agree with the namespace transport (throughput not compared)
 # and that leaves the AP as it was; an unreachable host; a refused key; a
-# station without iperf3; an AP without br_netfilter; SIGTERM mid-run
-# restores the AP's settings (sysctls, bridge flags, nft ruleset, mangle).
+# station without iperf3; an AP without br_netfilter; SIGTERM and Ctrl-C
+# mid-run restore the AP's settings (sysctls, bridge flags, nft ruleset,
+# mangle); after SIGKILL the script brnf left restores them.
 #
-# Stand-ins, all inside the sshd's own mount namespace (ip netns exec makes
-# one), nothing outside it changes: root's ~/.bashrc on this machine runs
-# `pyenv init` (0.3 s per command), so the sshd sees an empty one, as
-# OpenWrt's ash reads no rc file; "no iperf3" is /dev/null bound over
-# /usr/bin/iperf3; "no br_netfilter" is the second sshd (port 2222) seeing an
-# empty tmpfs over /proc/sys/net/bridge (this kernel has br_netfilter built
-# in, so the kernel itself still filters as its sysctls say).
+# Stand-ins, all inside each sshd's own mount namespace (ip netns exec makes
+# one); nothing outside it changes:
+# - sh is busybox ash (busybox bound over dash), so every script brnf runs on
+#   a host is run by ash and its applets (cat, sed, cut, sha256sum), as on
+#   OpenWrt; the login shell that starts it stays root's bash;
+# - root's ~/.bashrc on this machine runs `pyenv init` (0.3 s per command),
+#   so the sshds see an empty one (OpenWrt's ash reads no rc file);
+# - "no iperf3": /dev/null bound over /usr/bin/iperf3 (sshd on the AP, :22);
+# - "no br_netfilter": the second sshd on the AP (:2222) sees an empty tmpfs
+#   over /proc/sys/net/bridge. This kernel has br_netfilter built in, so only
+#   the AP's view is simulated; the kernel still filters as its sysctls say.
 set -eu
 . "$(dirname "$0")/lib.sh"
 checktool jq ssh ssh-keygen iptables-save nft ip sysctl
@@ -79,11 +83,18 @@ EOF
 }
 noiperf="mount --bind /dev/null /usr/bin/iperf3"
 norc="mount --bind '$TMPD/empty' /root/.bashrc"
+# sh is busybox ash (with its applets: cat, sed, cut, sha256sum ...), as on OpenWrt
+if command -v busybox > /dev/null; then
+	ash="mount --bind $(command -v busybox) $(readlink -f /bin/sh)"
+else
+	ash="true"
+	echo "# busybox (busybox-static) is missing: the sshds' sh stays $(readlink -f /bin/sh)"
+fi
 nobrnf="mount -t tmpfs -o size=1m,mode=0555 brnf-test /proc/sys/net/bridge"
-if start_sshd ap "$AP" 198.18.2.1:22 "$norc && $noiperf" &&
-   start_sshd nobrnf "$AP" 198.18.2.1:2222 "$norc && $nobrnf" &&
-   start_sshd sta "$STA" 198.18.1.2:22 "$norc" &&
-   start_sshd pc "$PC" 198.18.2.2:22 "$norc"; then
+if start_sshd ap "$AP" 198.18.2.1:22 "$norc && $ash && $noiperf" &&
+   start_sshd nobrnf "$AP" 198.18.2.1:2222 "$norc && $ash && $nobrnf" &&
+   start_sshd sta "$STA" 198.18.1.2:22 "$norc && $ash" &&
+   start_sshd pc "$PC" 198.18.2.2:22 "$norc && $ash"; then
 	ok "sshd in the ap (:22 without iperf3, :2222 without br_netfilter), sta and pc namespaces"
 else
 	not_ok "sshd in the test bed"
@@ -138,6 +149,8 @@ no_ssh_left() {
 	! ls -d /tmp/brnf-ssh.* > /dev/null 2>&1 && ! pgrep -f 'ControlPath=/tmp/brnf-ssh' > /dev/null
 }
 
+[ "$ash" = true ] || check "the sshds' sh is busybox ash" sh -c "ip netns exec '$PC' ssh -F '$TMPD/ssh_config' -i '$TMPD/id' \
+	-o BatchMode=yes root@198.18.2.1 'sh --help 2>&1 | head -n 1' | grep -q '^BusyBox'"
 check "shipped rig files parse" sh -c "'$BRNF' rig check '$TOPDIR/rig/rigs/netns.rig' > /dev/null &&
 	'$BRNF' rig check '$TOPDIR/rig/rigs/openwrt-example.rig' > /dev/null"
 rig ok ""
@@ -318,7 +331,12 @@ check "SIGKILL: ssh AP sh < it restores the AP" sh -c "ip netns exec '$PC' ssh -
 	-i '$TMPD/id' -o BatchMode=yes root@198.18.2.1 sh < '/run/brnf/$pid.ap-restore.sh' > /dev/null"
 check "SIGKILL: the AP's own settings are back" state_same "$TMPD/state.own"
 rm -f "/run/brnf/$pid.ap-restore.sh"
-# what a SIGKILLed brnf cannot end: its ssh master (ControlPersist) and control directory
+# what a SIGKILLed brnf cannot end: remote iperf3 servers no client reached, its
+# ssh master (ControlPersist) and control directory
+for f in /tmp/brnf-iperf3-*.pid; do
+	[ -s "$f" ] && kill "$(cat "$f")" 2> /dev/null
+done
+wait_for 10 sh -c "! ls /tmp/brnf-iperf3-*.pid > /dev/null 2>&1" || rm -f /tmp/brnf-iperf3-*.pid
 for p in $(pgrep -f 'ControlPath=/tmp/brnf-ssh'); do kill "$p"; done
 for d in /tmp/brnf-ssh.*; do
 	[ -d "$d" ] && ! grep -qx "$d" "$TMPD/ctl.before" && rm -rf "$d"
