@@ -221,6 +221,7 @@ err_case() {	# err_case WHAT RIG PATTERN
 	if grep -q "$3" "$TMPD/err.$2"; then ok "$1: the error names the host"; else
 		not_ok "$1: the error names the host"; sed 's/^/# /' "$TMPD/err.$2"; fi
 	check "$1: one line" test "$(wc -l < "$TMPD/err.$2")" -eq 1
+	sed 's/^/#   /' "$TMPD/err.$2"
 	check "$1: no results" sh -c "! ls -d '$TMPD/out.$2'* 2>/dev/null"
 	check "$1: the AP unchanged" state_same "$TMPD/state.before"
 	check "$1: no ssh connection left" no_ssh_left
@@ -242,6 +243,7 @@ set -e
 check "no br_netfilter: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.nb" | tail
 check "no br_netfilter: 3 rows unsupported" test "$(grep -c 'unsupported, ap (ssh root@198.18.2.1 port 2222) has no br_netfilter' "$TMPD/err.nb")" -eq 3
+grep 'unsupported' "$TMPD/err.nb" | sed 's/^/#   /'
 check "no br_netfilter: the other row ran (2 runs)" \
 	test "$(ls -d "$TMPD"/nb/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 2
 check "no br_netfilter: verification n/a" test "$(jq -r .verify.result \
