@@ -254,6 +254,25 @@ check "no br_netfilter: provenance says so" test "$(jq .device.br_netfilter "$TM
 check "no br_netfilter: brnf render renders the row that ran" sh -c "'$BRNF' render '$TMPD/nb' > '$TMPD/nb.txt' && grep -q 'n/a' '$TMPD/nb/matrix.md'"
 check "no br_netfilter: the AP unchanged" state_same "$TMPD/state.before"
 
+# --- more roles: flow i uses the i-th station and PC (sta2 and pc2 over ssh)
+rig multi "" "role=sta transport=netns netns=$STA addr=198.18.1.2
+role=sta2 transport=ssh dest=root@198.18.1.2 $SSHOPT addr=198.18.1.2
+role=pc2 transport=ssh dest=root@198.18.2.2 $SSHOPT addr=198.18.2.2"
+printf 'global=0 local=br-lan\n' > "$TMPD/one.matrix"
+set +e
+in_pc "$BRNF" run --rig "$TMPD/multi.rig" --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
+	--flows 2 --out "$TMPD/multi" --no-render > /dev/null 2> "$TMPD/err.multi"
+rc=$?
+set -e
+check "sta2 and pc2: exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.multi" | tail
+check "sta2 and pc2: both flows of every run received data" test "$(jq -s \
+	'map(.end.sum_received.bits_per_second > 0) | length == 4 and all' \
+	"$TMPD"/multi/raw/running/runs/*/flow-*.json)" = true
+check "sta2 and pc2: verified yes" test "$(jq -r .verify.result \
+	"$TMPD"/multi/raw/running/runs/*/record.json | sort -u)" = yes
+check "sta2 and pc2: the AP unchanged" state_same "$TMPD/state.before"
+
 # --- SIGTERM mid-run: the AP's own settings come back
 ip netns exec "$AP" sh -c '
 	echo 1 > /proc/sys/net/bridge/bridge-nf-call-iptables
