@@ -8,6 +8,7 @@
 #   make storm-short     1,000 operations in QEMU on STORM_SHORT_VARIANT (default ondemand)
 #   make storm-test      tests of the storm and of qemu-run's panic/hang detection;
 #                        ends with "N passed, N failed"
+#   make storm-fuzz      libFuzzer over the storm's parsers, STORM_FUZZ_SECONDS (30)
 
 STORM_DIR := $(TOP)/rig/storm
 STORM_OBJDIR := $(BUILD)/storm/obj
@@ -68,5 +69,7 @@ storm-fuzz: $(BUILD)/fuzz/fuzz_storm_parse
 	@$< -max_total_time=$(STORM_FUZZ_SECONDS) -print_final_stats=1 \
 		-artifact_prefix=$(BUILD)/fuzz/storm_parse- $(BUILD)/fuzz/work/storm_parse \
 		$(STORM_DIR)/fuzz/corpus 2>$(BUILD)/fuzz/storm_parse.log || \
-		{ tail -40 $(BUILD)/fuzz/storm_parse.log; echo "fuzz storm_parse: FAILED"; exit 1; }
+		{ tail -40 $(BUILD)/fuzz/storm_parse.log; echo "fuzz storm_parse: FAILED"; \
+		  echo "storm-fuzz: 0 passed, 1 failed"; exit 1; }
 	@grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $(BUILD)/fuzz/storm_parse.log
+	@echo "storm-fuzz: 1 passed, 0 failed"
