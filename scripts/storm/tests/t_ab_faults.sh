@@ -1,0 +1,35 @@
+#!/bin/sh
+# The A/B matrix (scripts/ab-matrix) with one guest that panics and one that hangs in
+# the middle of their runs (scripts/storm/tests/qemu-fault arms sysrq-c or SIGSTOP of
+# every process 15 s after boot): both are detected within the time limit and reported
+# with their console log, the third kernel's results are kept and rendered, and the
+# exit status is non-zero. Needs 6.12 ondemand, vanilla and legacy kernels.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+for v in ondemand vanilla legacy; do
+	kernel_of "$v" >/dev/null || { not_ok "no 6.12 $v kernel built: the fault test did not run"; exit 0; }
+done
+[ -x "$BUILD/bin/brnf" ] || { not_ok "build/bin/brnf is not built (make rig)"; exit 0; }
+printf 'kernel=ondemand global=0\nkernel=vanilla global=0\nkernel=legacy global=0\n' >"$TMPD/m"
+s0=$(date +%s)
+rc=0
+FAULT_PANIC_KERNEL=$(kernel_of vanilla) FAULT_HANG_KERNEL=$(kernel_of legacy) \
+QEMU="$TOP/scripts/storm/tests/qemu-fault" \
+	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m" --clock realtime --boots 1 --flows 1 \
+	--time 20 --omit 0 --timeout 100 --out "$TMPD/ab" >"$TMPD/ab.out" 2>&1 || rc=$?
+secs=$(( $(date +%s) - s0 ))
+check "ab-matrix with a panicking and a hanging guest: exit status != 0 (got $rc)" test "$rc" -ne 0
+check "ab-matrix: done within 400 s (took ${secs}s)" test "$secs" -le 400
+check "ab-matrix: the panic is reported as a dead kernel with its console log" \
+	grep -q 'vanilla boot 1: kernel died (panic or crash); console log: ' "$TMPD/ab.out"
+check "ab-matrix: the hang is reported as hung after the time limit" \
+	grep -q 'legacy boot 1: hung (timeout after 100 s)' "$TMPD/ab.out"
+check "ab-matrix: the end of the panicking guest's console log is printed" \
+	grep -q -E '^  vanilla: .*(sysrq: Trigger a crash|Kernel panic)' "$TMPD/ab.out"
+check "ab-matrix: the results of ondemand are kept" test -d "$TMPD/ab/raw/ondemand-boot1"
+check "ab-matrix: no part of the failed guests looks complete" \
+	sh -c "test ! -e '$TMPD/ab/raw/vanilla-boot1' && test ! -e '$TMPD/ab/raw/legacy-boot1'"
+check "ab-matrix: the failures are listed in the results" test -s "$TMPD/ab/failures.txt"
+check "ab-matrix: the matrix is rendered from what was kept" test -s "$TMPD/ab/matrix.md"
+exit 0
