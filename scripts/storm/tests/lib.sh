@@ -3,9 +3,8 @@
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 STORM=${STORM:-$BUILD/bin/brnf-storm}
-FAILED=0
 ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; FAILED=1; }
+not_ok() { echo "not ok - $*"; }
 check() {
 	_what=$1
 	shift
@@ -23,7 +22,13 @@ wait_for() {
 	done
 	return 0
 }
-no_storm_netns() { ! ls /run/netns 2>/dev/null | grep -q "^brnfstorm${1:-}"; }
+# no brnfstorm namespace (of storm pid $1 if given) in /run/netns
+no_storm_netns() {
+	for _n in /run/netns/brnfstorm${1:+$1-}*; do
+		[ -e "$_n" ] && return 1
+	done
+	return 0
+}
 # the root namespace's links, bridge sysctls and rules, which a storm must not touch
 root_state() {
 	ip -o link | sed 's/ qlen [0-9]*//' | grep -v -E ': (veth|vnet|tap)[^:]*:'
