@@ -31,9 +31,11 @@
 
 struct kmsg {
 	int fd;
+	FILE *log;
+	unsigned int splats, traces, lost;
 };
 
-struct kmsg *kmsg_open(void)
+struct kmsg *kmsg_open(FILE *log)
 {
 	struct kmsg *k = calloc(1, sizeof(*k));
 
@@ -45,51 +47,64 @@ struct kmsg *kmsg_open(void)
 		free(k);
 		return NULL;
 	}
+	k->log = log;
 	lseek(k->fd, 0, SEEK_END);
 	return k;
 }
 
-unsigned int kmsg_scan(struct kmsg *k, FILE *log, FILE *report)
+/*
+ * Read what was logged since the last call. Called every 50 ms during the storm:
+ * the ring buffer is small and a busy storm (bridge port messages) wraps it in
+ * minutes, so reading only at the end would miss the early part.
+ */
+void kmsg_poll(struct kmsg *k)
 {
-	unsigned int splats = 0, traces = 0;
 	char rec[8192];
-	int i;
 	ssize_t n;
+	int i;
 
 	if (!k)
-		return 0;
+		return;
 	for (;;) {
 		unsigned long long ts = 0;
 		char *msg;
 
 		n = read(k->fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten before we read it */
+		if (n < 0 && errno == EPIPE) {
+			k->lost++;	/* overwritten before we read it */
+			continue;
+		}
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
 		i = parse_kmsg_record(rec, &ts, &msg);
 		if (i < 0)
 			continue;
-		if (log)
-			fprintf(log, "[%5llu.%06llu] %s\n", ts / 1000000, ts % 1000000, msg);
+		if (k->log)
+			fprintf(k->log, "[%5llu.%06llu] %s\n", ts / 1000000, ts % 1000000, msg);
 		if (i == SPLAT_TRACE) {
 			/* a trace belongs to the report above it; count it only alone */
-			traces++;
+			k->traces++;
 		} else if (i != SPLAT_NONE) {
-			splats++;
-			if (report && splats <= 30)
-				fprintf(report, "splat: [%llu.%06llu] %s\n", ts / 1000000,
-					ts % 1000000, msg);
+			k->splats++;
+			if (k->splats <= 30)
+				printf("splat: [%llu.%06llu] %s\n", ts / 1000000, ts % 1000000, msg);
 		}
 	}
-	if (!splats && traces) {
-		splats = traces;
-		if (report)
-			fprintf(report, "splat: %u call trace(s) without a known header\n",
-				traces);
+}
+
+unsigned int kmsg_scan(struct kmsg *k, unsigned int *lost)
+{
+	*lost = 0;
+	if (!k)
+		return 0;
+	kmsg_poll(k);
+	*lost = k->lost;
+	if (!k->splats && k->traces) {
+		printf("splat: %u call trace(s) without a known header\n", k->traces);
+		return k->traces;
 	}
-	return splats;
+	return k->splats;
 }
 
 void kmsg_close(struct kmsg *k)

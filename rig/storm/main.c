@@ -204,14 +204,14 @@ int main(int argc, char **argv)
 	unsigned long long bytes = 0;
 	unsigned long tot_done = 0, tot_failed = 0, kind_done[OP_NKINDS] = {};
 	unsigned long kind_failed[OP_NKINDS] = {};
-	unsigned int i, k, splats, flow_failed = 0, running, limit_hit = 0;
+	unsigned int i, k, splats, flow_failed = 0, running, limit_hit = 0, lost = 0;
 	struct storm_shared *sh;
 	struct traffic *t = NULL;
 	struct storm_opts o;
 	struct kmsg *km;
 	struct utsname u;
 	double t0, deadline, t_ops = 0;
-	FILE *klog, *hooks_f;
+	FILE *klog = NULL, *hooks_f;
 	char err[256] = "";
 	int hooks_failed = -1, rc, worker_bad = 0;
 	bool fail = false;
@@ -245,7 +245,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(sh, 0, sizeof(*sh));
-	km = kmsg_open();
+	klog = out_open(&o, "kernel.log");
+	km = kmsg_open(klog);
 	t0 = now_sec();
 	deadline = t0 + o.time_limit;
 	if (bed_up(&bed)) {
@@ -291,6 +292,7 @@ int main(int argc, char **argv)
 			running++;
 		}
 		traffic_poll(t, true);
+		kmsg_poll(km);
 		if (running)
 			usleep(50000);
 		if (now_sec() > deadline + 30) {
@@ -308,6 +310,7 @@ int main(int argc, char **argv)
 		goto out_kill;
 	}
 	traffic_finish(t);
+	kmsg_poll(km);
 
 	for (i = 0; i < o.workers; i++) {
 		for (k = 0; k < OP_NKINDS; k++) {
@@ -354,14 +357,16 @@ out_down:
 	bed_down(&bed);
 	/* Namespaces die asynchronously: give their exit paths time to log. */
 	sleep(2);
-	klog = out_open(&o, "kernel.log");
-	splats = kmsg_scan(km, klog, stdout);
+	splats = kmsg_scan(km, &lost);
 	if (klog)
 		fclose(klog);
 	kmsg_close(km);
 	say("splats: %u%s\n", splats, km ? "" : " (kernel log not readable: not checked)");
+	if (lost)
+		say("kernel log: records were overwritten before they were read %u time(s): "
+		    "the splat count is incomplete\n", lost);
 
-	fail |= !km || splats || worker_bad || tot_failed || tot_done < o.ops || limit_hit ||
+	fail |= !km || lost || splats || worker_bad || tot_failed || tot_done < o.ops || limit_hit ||
 		flow_failed || hooks_failed > 0;
 	rc = fail ? 1 : 0;
 	say("summary: seed %lu, operations %lu/%lu, failed operations %lu, flows failed %u, "

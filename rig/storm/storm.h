@@ -83,9 +83,12 @@ int ops_start(struct storm_bed *bed, const struct storm_opts *o, struct storm_sh
 
 /* check.c */
 struct kmsg;
-struct kmsg *kmsg_open(void);
-/* Read what was logged since kmsg_open(); copy it to log (may be NULL); count splats. */
-unsigned int kmsg_scan(struct kmsg *k, FILE *log, FILE *report);
+/* Follow /dev/kmsg from now on; every record is copied to log (may be NULL). */
+struct kmsg *kmsg_open(FILE *log);
+/* Read what is new; a splat's first line is printed on stdout. */
+void kmsg_poll(struct kmsg *k);
+/* Poll a last time; the number of splats, *lost = times records were overwritten unread. */
+unsigned int kmsg_scan(struct kmsg *k, unsigned int *lost);
 void kmsg_close(struct kmsg *k);
 /* The hook checks in AP; returns the number of failed checks, -1 when n/a. */
 int check_hooks(struct storm_bed *bed, const char *expect, FILE *f);
