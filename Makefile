@@ -5,6 +5,7 @@ TOP := $(abspath .)
 BUILD := $(TOP)/build
 
 include rig/rig.mk
+include scripts/storm.mk
 include kernel/kernel.mk
 include scripts/scripts.mk
 
