@@ -41,6 +41,17 @@ no_iperf3() {
 }
 no_brnf_netns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }
 lock_free() { flock -n /run/brnf/lock true 2>/dev/null || [ ! -e /run/brnf/lock ]; }
+# A child the run forked (between fork and exec, or creating a namespace) holds the
+# lock's descriptor until it is gone: give orphans a bounded moment to finish.
+lock_free_within() {
+	_i=0
+	while [ "$_i" -lt 50 ]; do
+		lock_free && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
 
 checktool() {
 	for _t in "$@"; do
