@@ -9,18 +9,8 @@
 
 #include <json-c/json.h>
 
+#include "errbuf.h"
 #include "iperf_json.h"
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static bool is_number(struct json_object *o)
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "matrix.h"
 
 const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
@@ -19,17 +20,6 @@ const char *const brnf_bridge_names[] = { "br-lan", "br-wlan", NULL };
 const char *const brnf_ruleset_names[] = { "none", "openwrt", "openwrt-flowtable", NULL };
 
 #define MATRIX_MAX_BYTES (1 << 20)
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int name_index(const char *const *names, const char *v)
 {

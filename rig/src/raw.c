@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "iperf_json.h"
+#include "errbuf.h"
 #include "raw.h"
 
 #define RAW_MAX_FILE (16 << 20)
@@ -28,17 +29,6 @@ const char *const raw_verify_names[] = {
 	[RAW_VERIFY_NO] = "no",
 	NULL,
 };
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int raw_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {

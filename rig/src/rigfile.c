@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "errbuf.h"
 #include "rigfile.h"
 
 const char *const rig_transport_names[] = { "netns", "ssh", "local", NULL };
@@ -21,17 +22,6 @@ enum rig_key {
 static const char *const key_names[K_NKEYS] = {
 	"role", "transport", "netns", "dest", "port", "identity", "config", "addr", "bridge",
 };
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Every value ends up in an argv or in a shell script: allow only what names
  * and paths need, never quotes, blanks, $, `, ; or the like. */
