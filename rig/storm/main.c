@@ -212,8 +212,8 @@ int main(int argc, char **argv)
 	struct utsname u;
 	double t0, deadline, t_ops = 0;
 	FILE *klog = NULL, *hooks_f;
-	char err[256] = "";
-	int hooks_failed = -1, rc, worker_bad = 0;
+	char err[256] = "", leaks_str[16] = "n/a";
+	int hooks_failed = -1, rc, worker_bad = 0, leak_on, leaks = -1;
 	bool fail = false;
 
 	if (parse_args(argc, argv, &o))
@@ -247,6 +247,10 @@ int main(int argc, char **argv)
 	memset(sh, 0, sizeof(*sh));
 	klog = out_open(&o, "kernel.log");
 	km = kmsg_open(klog);
+	leak_on = leak_begin();
+	if (leak_on < 0)
+		say("brnf-storm: kmemleak: cannot clear the boot's reports: %s\n",
+		    strerror(-leak_on));
 	t0 = now_sec();
 	deadline = t0 + o.time_limit;
 	if (bed_up(&bed)) {
@@ -357,6 +361,20 @@ out_down:
 	bed_down(&bed);
 	/* Namespaces die asynchronously: give their exit paths time to log. */
 	sleep(2);
+	if (leak_on > 0) {
+		FILE *lf = out_open(&o, "kmemleak.txt");
+
+		leaks = leak_end(lf);
+		if (lf)
+			fclose(lf);
+		if (leaks < 0)
+			say("kmemleak: scan failed: %s\n", strerror(-leaks));
+		else
+			say("kmemleak: %d unreferenced object(s)%s\n", leaks,
+			    leaks && o.out ? " (see kmemleak.txt)" : "");
+	} else {
+		say("kmemleak: not in this kernel (not checked)\n");
+	}
 	splats = kmsg_scan(km, &lost);
 	if (klog)
 		fclose(klog);
@@ -366,12 +384,14 @@ out_down:
 		say("kernel log: records were overwritten before they were read %u time(s): "
 		    "the splat count is incomplete\n", lost);
 
-	fail |= !km || lost || splats || worker_bad || tot_failed || tot_done < o.ops || limit_hit ||
+	fail |= !km || lost || splats || leaks > 0 || (leak_on > 0 && leaks < 0) || worker_bad || tot_failed || tot_done < o.ops || limit_hit ||
 		flow_failed || hooks_failed > 0;
 	rc = fail ? 1 : 0;
+	if (leaks >= 0)
+		snprintf(leaks_str, sizeof(leaks_str), "%d", leaks);
 	say("summary: seed %lu, operations %lu/%lu, failed operations %lu, flows failed %u, "
-	    "bytes %llu, splats %u, hooks %s\n", o.seed, tot_done, o.ops, tot_failed,
-	    flow_failed, bytes, splats, hooks_failed < 0 ? "n/a" :
+	    "bytes %llu, splats %u, leaks %s, hooks %s\n", o.seed, tot_done, o.ops, tot_failed,
+	    flow_failed, bytes, splats, leaks_str, hooks_failed < 0 ? "n/a" :
 	    hooks_failed ? "FAIL" : "ok");
 	say("%s\n", fail ? "FAIL" : "PASS");
 	if (tee_file)

@@ -95,6 +95,13 @@ int check_hooks(struct storm_bed *bed, const char *expect, FILE *f);
 /* Delete what the workers left in AP (links named "ss*"). */
 int check_cleanup_extras(struct storm_bed *bed);
 
+/* leak.c */
+/* Forget the leaks boot left: 1 when kmemleak is there, 0 when not, or -errno. */
+int leak_begin(void);
+/* Scan after the storm; the report goes to report (may be NULL). Returns the number
+ * of unreferenced objects, -ENOENT without kmemleak, or another -errno. */
+int leak_end(FILE *report);
+
 /* nl helpers shared by ops.c and check.c */
 int storm_link_del(struct nl *nl, const char *name);
 int storm_bridge_add(struct nl *nl, const char *name, const bool flags[BRNF_NFAMILIES]);
