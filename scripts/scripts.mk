@@ -5,6 +5,9 @@
 #        (scripts/ab-matrix --help lists AB_OPTS) and prints the table
 #   make matrix-netns [RUN_OPTS="--reps 5"]
 #        the seed's rows on the running kernel, in network namespaces (brnf run --help)
+#   make icount-load [LOAD_VARIANT=ondemand] [LOAD_OPTS="--boots 5"]
+#        benchmark: the same small icount matrix on an idle and on a loaded host
+#        (scripts/icount-load --help), prints both and their difference
 #   make test                 every test suite (scripts/test-all), ends with "N passed, N failed"
 #   make publish DIR=results/...   re-render tables and plots from the raw data alone
 #   make apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]   patch your own kernel tree
@@ -14,8 +17,9 @@ AB_SERIES = $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6
 AB_VARIANTS := nobrnf legacy vanilla bypass ondemand
 AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
 TEST_VARIANTS := vanilla legacy bypass ondemand
+LOAD_VARIANT ?= vanilla
 
-.PHONY: test test-kernels matrix matrix-netns publish apply openwrt
+.PHONY: test test-kernels matrix matrix-netns icount-load publish apply openwrt
 
 test:
 	@sh $(TOP)/scripts/deps.sh all
@@ -31,6 +35,12 @@ matrix:
 	@$(MAKE) -s rig
 	@$(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$(AB_VARIANTS)"
 	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock $(AB_CLOCK) $(AB_OPTS)
+
+icount-load:
+	@sh $(TOP)/scripts/deps.sh all
+	@$(MAKE) -s rig
+	@$(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$(LOAD_VARIANT)"
+	@sh $(TOP)/scripts/icount-load --series $(AB_SERIES) --variant $(LOAD_VARIANT) $(LOAD_OPTS)
 
 matrix-netns:
 	@sh $(TOP)/scripts/deps.sh rig
