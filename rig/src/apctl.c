@@ -22,14 +22,14 @@
 
 #define SH_TIMEOUT 30
 
-/* Run script on the AP; stdout in *out. On failure one line naming the AP. */
-static int ap_sh(const struct ap *ap, const char *what, const char *script, const char *in,
-		 size_t inlen, char **out)
+/* Run argv on the AP; stdout in *out. On failure one line naming the AP. */
+static int ap_cmd(const struct ap *ap, const char *what, char *const argv[], const char *in,
+		  size_t inlen, char **out)
 {
 	char *err = NULL, line[300];
 	int ret;
 
-	ret = host_sh(&ap->h, script, in, inlen, out, &err, SH_TIMEOUT);
+	ret = host_run(&ap->h, argv, in, inlen, out, &err, SH_TIMEOUT);
 	if (host_failed(&ap->h, ret, err)) {
 		ret = ret < 0 ? ret : -EIO;
 	} else if (ret) {
@@ -43,6 +43,15 @@ static int ap_sh(const struct ap *ap, const char *what, const char *script, cons
 		*out = NULL;
 	}
 	return ret;
+}
+
+/* The same for a POSIX sh script (sh -c SCRIPT, as host_sh()). */
+static int ap_sh(const struct ap *ap, const char *what, const char *script, const char *in,
+		 size_t inlen, char **out)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+
+	return ap_cmd(ap, what, argv, in, inlen, out);
 }
 
 static const char probe_script[] =
@@ -282,28 +291,6 @@ int ap_switches_set(const struct ap *ap, bool set_global, const bool global[BRNF
 }
 
 /* --- firewall */
-
-static int ap_cmd(const struct ap *ap, const char *what, char *const argv[], const char *in,
-		  size_t inlen, char **out)
-{
-	char *err = NULL, line[300];
-	int ret;
-
-	ret = host_run(&ap->h, argv, in, inlen, out, &err, SH_TIMEOUT);
-	if (host_failed(&ap->h, ret, err)) {
-		ret = ret < 0 ? ret : -EIO;
-	} else if (ret) {
-		proc_first_error(err, line, sizeof(line));
-		pr_err("%s: %s: %s", ap->h.what, what, line[0] ? line : "failed");
-		ret = -EIO;
-	}
-	free(err);
-	if (ret && out) {
-		free(*out);
-		*out = NULL;
-	}
-	return ret;
-}
 
 int ap_ruleset_digest(const struct ap *ap, char *buf, size_t len)
 {
