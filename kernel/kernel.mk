@@ -9,6 +9,8 @@
 #   make kernel-config SERIES=6.12 VARIANT=debug  source branch and .config only
 #   make kernel-test                     boot the 6.12 kernels and run the kselftests,
 #                                        compile net/bridge/ of every 6.1 series
+#   make kernel-test-debug               the same on the debug kernel (KASAN, lockdep,
+#                                        kmemleak, failslab) plus kernel/tests/enomem.sh
 #   make kernel-shell SERIES=6.12 VARIANT=vanilla CMD="nft list hooks"
 #                                        run one command in a guest
 
@@ -21,7 +23,7 @@ K_SERIES = $(call k_given,SERIES,6.12 6.1)
 K_VARIANTS = $(call k_given,VARIANTS,$(KERNEL_ALL_VARIANTS))
 K_VARIANT = $(call k_given,VARIANT,vanilla)
 
-.PHONY: kernels kernel kernel-config kernel-test kernel-shell
+.PHONY: kernels kernel kernel-config kernel-test kernel-test-debug kernel-shell
 
 kernels:
 	@set -e; t0=$$(date +%s); \
@@ -42,6 +44,9 @@ kernel-config:
 
 kernel-test:
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test"
+
+kernel-test-debug:
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels debug --timeout 2400
 
 kernel-shell:
 	@set -e; s=$(firstword $(K_SERIES)); v=$(firstword $(K_VARIANT)); \

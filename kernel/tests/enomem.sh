@@ -1,0 +1,156 @@
+#!/bin/sh
+# enomem.sh: on the on-demand kernel, a flag write whose hook registration runs out of
+# memory must fail with ENOMEM and change nothing (issue 3, point 7). Needs the debug
+# variant (CONFIG_FAILSLAB, FAULT_INJECTION_DEBUG_FS, FAULT_INJECTION_STACKTRACE_FILTER)
+# and debugfs at /sys/kernel/debug. Run as root in a guest (scripts/qemu-run).
+#
+# The failure is injected with the task's /proc/self/fail-nth: the N-th slab allocation
+# made inside nf_register_net_hooks() (failslab's stack filter, require-start/end set
+# to that function) fails. br_netfilter registers six hooks, one allocation each, so
+# N = 1..6 fails while hooks 1..N-1 are already registered (their rollback is what is
+# checked) and a larger N lets the write succeed. For each of the three ways to ask for
+# the hooks (the sysctl, the bridge's sysfs file, rtnetlink via ip link) and each N:
+#   failed write  => error "Cannot allocate memory" (sysctl, sysfs) or the extack
+#                    message (netlink), the value reads back 0, no br_netfilter hook
+#   write ok      => the value reads back 1, all six hooks; then cleared, none left
+# At least one N must fail and one succeed for each way. Exit 0 pass, 1 fail, 4 skip.
+set -u
+
+NS=brnfenomem
+FS=/sys/kernel/debug/failslab
+npass=0
+nfail=0
+ok() { npass=$((npass + 1)); echo "ok - $*"; }
+fail() { nfail=$((nfail + 1)); echo "not ok - $*"; }
+skip() { echo "SKIP: $*"; exit 4; }
+
+[ "$(id -u)" = 0 ] || skip "must run as root"
+[ -d "$FS" ] || skip "$FS missing (kernel without CONFIG_FAILSLAB or debugfs not mounted)"
+[ -e "$FS/require-start" ] || skip "$FS/require-start missing (no FAULT_INJECTION_STACKTRACE_FILTER)"
+[ -e /proc/self/fail-nth ] || skip "/proc/self/fail-nth missing"
+for t in ip nft; do
+	command -v "$t" >/dev/null || skip "$t not installed"
+done
+
+# [start, end) of nf_register_net_hooks: its address and the next text symbol's
+range=$(awk '$2 ~ /^[tT]$/ { print $1, $3 }' /proc/kallsyms | sort |
+	awk 'found { print start, $1; exit } $2 == "nf_register_net_hooks" { start = $1; found = 1 }')
+[ -n "$range" ] || skip "nf_register_net_hooks not in /proc/kallsyms"
+start=$(echo "$range" | cut -d' ' -f1)
+end=$(echo "$range" | cut -d' ' -f2)
+[ "$start" != 0000000000000000 ] || skip "/proc/kallsyms hides addresses (kptr_restrict)"
+
+saved=
+cleanup() {
+	ip netns del "$NS" 2>/dev/null
+	[ -z "$saved" ] || {
+		echo 0 >"$FS/probability"
+		echo "$saved" >"$FS/ignore-gfp-wait"
+		echo 0 >"$FS/require-start"
+		echo 0xffffffffffffffff >"$FS/require-end"
+	}
+}
+trap cleanup EXIT
+saved=$(cat "$FS/ignore-gfp-wait")
+# fail-nth ignores probability, task filter and times, but not the stack filter and not
+# ignore-gfp-wait: GFP_KERNEL allocations must be candidates
+echo 0 >"$FS/probability"
+echo N >"$FS/ignore-gfp-wait"
+echo 0x"$start" >"$FS/require-start"
+echo 0x"$end" >"$FS/require-end"
+echo "# failing inside nf_register_net_hooks, 0x$start..0x$end"
+
+ip netns add "$NS" || skip "cannot create a network namespace"
+nsx() { ip netns exec "$NS" "$@"; }
+nsx ip link add br0 type bridge || skip "cannot create a bridge"
+nsx ip link set br0 up
+for f in iptables ip6tables arptables; do
+	nsx sh -c "echo 0 >/proc/sys/net/bridge/bridge-nf-call-$f" ||
+		skip "no bridge-nf-call-$f sysctl (br_netfilter missing)"
+done
+
+nhooks() { nsx nft list hooks 2>/dev/null | grep -c -E 'br_nf_|ip_sabotage_in'; }
+[ "$(nhooks)" = 0 ] || { fail "all flags 0: br_netfilter hooks registered ($(nhooks))"; exit 1; }
+
+SYSCTL=/proc/sys/net/bridge/bridge-nf-call-iptables
+SYSFS=/sys/class/net/br0/bridge/nf_call_iptables
+get() {
+	case $1 in
+	sysctl) nsx cat "$SYSCTL" ;;
+	sysfs) nsx cat "$SYSFS" ;;
+	netlink) nsx ip -d link show br0 | sed -n 's/.* nf_call_iptables \([01]\).*/\1/p' ;;
+	esac
+}
+# set WAY VALUE N: the write, with the N-th allocation in nf_register_net_hooks failing
+# (N = 0: none); prints the error message, returns the writer's status
+set_with() {
+	nsx sh -c '
+		way=$1 v=$2 n=$3
+		[ "$n" = 0 ] || echo "$n" >/proc/self/fail-nth
+		case $way in
+		sysctl) echo "$v" >'"$SYSCTL"' ;;
+		sysfs) echo "$v" >'"$SYSFS"' ;;
+		netlink) exec ip link set br0 type bridge nf_call_iptables "$v" ;;
+		esac' sh "$1" "$2" "$3" 2>&1
+}
+
+for way in sysctl sysfs netlink; do
+	nfailed=0
+	nok=0
+	n=1
+	while [ "$n" -le 9 ]; do
+		msg=$(set_with "$way" 1 "$n")
+		rc=$?
+		v=$(get "$way")
+		h=$(nhooks)
+		if [ "$rc" -ne 0 ]; then
+			nfailed=$((nfailed + 1))
+			case $way in
+			netlink) want="Failed to register bridge netfilter hooks" ;;
+			*) want="Cannot allocate memory" ;;
+			esac
+			case $msg in
+			*"$want"*) ok "$way, allocation $n fails: the write fails ($want)" ;;
+			*) fail "$way, allocation $n fails: error without '$want': $msg" ;;
+			esac
+			if [ "$v" = 0 ] && [ "$h" = 0 ]; then
+				ok "$way, allocation $n fails: value 0, no hook left registered"
+			else
+				fail "$way, allocation $n fails: value $v, $h hook(s) registered (want 0, 0)"
+			fi
+		else
+			nok=$((nok + 1))
+			if [ "$v" = 1 ] && [ "$h" = 6 ]; then
+				ok "$way, allocation $n not reached: value 1, six hooks"
+			else
+				fail "$way, allocation $n not reached: value $v, $h hook(s) (want 1, 6)"
+			fi
+			set_with "$way" 0 0 >/dev/null || fail "$way: clearing the flag failed"
+			h=$(nhooks)
+			[ "$h" = 0 ] && ok "$way: cleared, no hook left" ||
+				fail "$way: cleared, $h hook(s) still registered"
+		fi
+		n=$((n + 1))
+	done
+	[ "$nfailed" -gt 0 ] && ok "$way: $nfailed injected failure(s) reported" ||
+		fail "$way: no injected failure ever reached the writer"
+	[ "$nok" -gt 0 ] && ok "$way: the write succeeds once the allocation is not reached" ||
+		fail "$way: the write never succeeded"
+done
+
+# the kernel log: every injected failure was in nf_register_net_hooks, and no splat
+if dmesg | grep -q 'FAULT_INJECTION: forcing a failure'; then
+	ok "dmesg: failslab reported the forced failures"
+else
+	fail "dmesg: no 'FAULT_INJECTION: forcing a failure' line"
+fi
+if dmesg | grep -E 'BUG:|WARNING:|KASAN:|refcount_t:|suspicious RCU usage|possible circular locking' |
+   grep -v 'FAULT_INJECTION' >/dev/null; then
+	fail "dmesg: a splat after the injected failures"
+	dmesg | grep -E 'BUG:|WARNING:|KASAN:|refcount_t:|suspicious RCU|possible circular' | head -5
+else
+	ok "dmesg: no splat"
+fi
+
+echo "enomem: $npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
