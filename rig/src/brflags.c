@@ -34,6 +34,16 @@ int brflags_family(const char *name)
 	return -1;
 }
 
+void brflags_put_attrs(struct nlmsghdr *nlh, const bool v[BRNF_NFAMILIES],
+		       const bool which[BRNF_NFAMILIES])
+{
+	unsigned int f;
+
+	for (f = 0; f < BRNF_NFAMILIES; f++)
+		if (!which || which[f])
+			mnl_attr_put_u8(nlh, nf_call_attr[f], v[f]);
+}
+
 static int brflags_put(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES],
 		       const bool which[BRNF_NFAMILIES])
 {
@@ -41,23 +51,14 @@ static int brflags_put(struct nl *nl, const char *bridge, const bool v[BRNF_NFAM
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
 	char what[96];
-	unsigned int f;
-	void *hdr;
-	int idx;
 
-	idx = link_index(bridge);
-	if (idx < 0)
-		return idx;
-	nlh = nl_req(nl, RTM_NEWLINK, 0, sizeof(*ifm), &hdr);
-	ifm = hdr;
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = idx;
+	nlh = link_req(nl, RTM_NEWLINK, bridge, &ifm);
+	if (!nlh)
+		return -ENODEV;
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	for (f = 0; f < BRNF_NFAMILIES; f++)
-		if (which[f])
-			mnl_attr_put_u8(nlh, nf_call_attr[f], v[f]);
+	brflags_put_attrs(nlh, v, which);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
 	snprintf(what, sizeof(what), "set nf_call_* of %s", bridge);
@@ -66,9 +67,7 @@ static int brflags_put(struct nl *nl, const char *bridge, const bool v[BRNF_NFAM
 
 int brflags_set(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES])
 {
-	static const bool all[BRNF_NFAMILIES] = { true, true, true };
-
-	return brflags_put(nl, bridge, v, all);
+	return brflags_put(nl, bridge, v, NULL);
 }
 
 int brflags_set_one(struct nl *nl, const char *bridge, enum brnf_family f, bool val)
@@ -135,16 +134,11 @@ int brflags_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES])
 	struct nlmsghdr *nlh;
 	char what[96];
 	unsigned int f;
-	void *hdr;
-	int idx, err;
+	int err;
 
-	idx = link_index(bridge);
-	if (idx < 0)
-		return idx;
-	nlh = nl_req(nl, RTM_GETLINK, 0, sizeof(*ifm), &hdr);
-	ifm = hdr;
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = idx;
+	nlh = link_req(nl, RTM_GETLINK, bridge, &ifm);
+	if (!nlh)
+		return -ENODEV;
 	snprintf(what, sizeof(what), "get link %s", bridge);
 	err = nl_talk(nl, nlh, getlink_cb, &g, what);
 	if (err)

@@ -14,6 +14,10 @@ int brflags_set(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES])
 int brflags_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES]);
 /* Set only one family. */
 int brflags_set_one(struct nl *nl, const char *bridge, enum brnf_family f, bool v);
+/* IFLA_BR_NF_CALL_* = v of the families in which (NULL: all), into an open
+ * IFLA_INFO_DATA nest of a bridge. */
+void brflags_put_attrs(struct nlmsghdr *nlh, const bool v[BRNF_NFAMILIES],
+		       const bool which[BRNF_NFAMILIES]);
 /* net.bridge.bridge-nf-call-* of the current namespace. */
 int brflags_global_set(const bool v[BRNF_NFAMILIES]);
 int brflags_global_get(bool v[BRNF_NFAMILIES]);

@@ -15,6 +15,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
+#include "brflags.h"
 #include "link.h"
 #include "util.h"
 
@@ -29,29 +30,55 @@ int link_index(const char *name)
 	return idx;
 }
 
-static struct nlmsghdr *newlink_req(struct nl *nl, uint16_t flags, struct ifinfomsg **ifm)
+static struct nlmsghdr *link_msg(struct nl *nl, uint16_t type, uint16_t flags,
+				 struct ifinfomsg **ifm)
 {
 	struct nlmsghdr *nlh;
 	void *hdr;
 
-	nlh = nl_req(nl, RTM_NEWLINK, flags, sizeof(**ifm), &hdr);
+	nlh = nl_req(nl, type, flags, sizeof(**ifm), &hdr);
 	*ifm = hdr;
 	(*ifm)->ifi_family = AF_UNSPEC;
+	return nlh;
+}
+
+struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
+			  struct ifinfomsg **ifm)
+{
+	struct nlmsghdr *nlh;
+	int idx;
+
+	idx = link_index(name);
+	if (idx < 0)
+		return NULL;
+	nlh = link_msg(nl, type, 0, ifm);
+	(*ifm)->ifi_index = idx;
+	return nlh;
+}
+
+/* RTM_NEWLINK creating name of kind; IFLA_LINKINFO and IFLA_INFO_DATA left open. */
+static struct nlmsghdr *newlink_kind(struct nl *nl, const char *name, const char *kind,
+				     struct nlattr **linkinfo, struct nlattr **data)
+{
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+
+	nlh = link_msg(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifm);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	*linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, kind);
+	*data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	return nlh;
 }
 
 int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd)
 {
 	struct nlattr *linkinfo, *data, *peer_nest;
-	struct ifinfomsg *ifm, *pifm;
+	struct ifinfomsg *pifm;
 	struct nlmsghdr *nlh;
 	char what[96];
 
-	nlh = newlink_req(nl, NLM_F_CREATE | NLM_F_EXCL, &ifm);
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
-	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	nlh = newlink_kind(nl, name, "veth", &linkinfo, &data);
 	peer_nest = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
 	/* The peer's own ifinfomsg, then its attributes (ip/link_veth.c). */
 	pifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*pifm));
@@ -66,23 +93,37 @@ int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns
 	return nl_talk(nl, nlh, NULL, NULL, what);
 }
 
-int link_add_bridge(struct nl *nl, const char *name)
+int link_add_bridge(struct nl *nl, const char *name, const bool nf_call[BRNF_NFAMILIES])
 {
 	struct nlattr *linkinfo, *data;
+	struct nlmsghdr *nlh;
+	char what[96];
+
+	nlh = newlink_kind(nl, name, "bridge", &linkinfo, &data);
+	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
+	mnl_attr_put_u32(nlh, IFLA_BR_FORWARD_DELAY, 0);
+	if (nf_call) {
+		brflags_put_attrs(nlh, nf_call, NULL);
+		snprintf(what, sizeof(what), "add bridge %s with nf_call_* %d%d%d", name,
+			 nf_call[0], nf_call[1], nf_call[2]);
+	} else {
+		snprintf(what, sizeof(what), "add bridge %s", name);
+	}
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int link_del(struct nl *nl, const char *name)
+{
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
 	char what[96];
 
-	nlh = newlink_req(nl, NLM_F_CREATE | NLM_F_EXCL, &ifm);
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
-	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
-	mnl_attr_put_u32(nlh, IFLA_BR_FORWARD_DELAY, 0);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, linkinfo);
-	snprintf(what, sizeof(what), "add bridge %s", name);
+	nlh = link_req(nl, RTM_DELLINK, name, &ifm);
+	if (!nlh)
+		return -ENODEV;
+	snprintf(what, sizeof(what), "delete link %s", name);
 	return nl_talk(nl, nlh, NULL, NULL, what);
 }
 
@@ -97,7 +138,7 @@ int link_set_master(struct nl *nl, const char *name, const char *master)
 	midx = link_index(master);
 	if (idx < 0 || midx < 0)
 		return -ENODEV;
-	nlh = newlink_req(nl, 0, &ifm);
+	nlh = link_msg(nl, RTM_NEWLINK, 0, &ifm);
 	ifm->ifi_index = idx;
 	mnl_attr_put_u32(nlh, IFLA_MASTER, midx);
 	snprintf(what, sizeof(what), "set %s master %s", name, master);
@@ -109,16 +150,27 @@ int link_set_up(struct nl *nl, const char *name)
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
 	char what[96];
-	int idx;
 
-	idx = link_index(name);
-	if (idx < 0)
-		return idx;
-	nlh = newlink_req(nl, 0, &ifm);
-	ifm->ifi_index = idx;
+	nlh = link_req(nl, RTM_NEWLINK, name, &ifm);
+	if (!nlh)
+		return -ENODEV;
 	ifm->ifi_flags = IFF_UP;
 	ifm->ifi_change = IFF_UP;
 	snprintf(what, sizeof(what), "set %s up", name);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int link_set_address(struct nl *nl, const char *name, const unsigned char mac[6])
+{
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	char what[96];
+
+	nlh = link_req(nl, RTM_NEWLINK, name, &ifm);
+	if (!nlh)
+		return -ENODEV;
+	mnl_attr_put(nlh, IFLA_ADDRESS, 6, mac);
+	snprintf(what, sizeof(what), "set address of %s", name);
 	return nl_talk(nl, nlh, NULL, NULL, what);
 }
 

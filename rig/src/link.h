@@ -4,19 +4,31 @@
 #define BRNF_LINK_H
 
 #include <stdbool.h>
+#include "matrix.h"
 #include "nl.h"
+
+struct ifinfomsg;
 
 /* veth <name> here, its peer <peer> created directly in the namespace peer_ns_fd. */
 int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd);
-/* Bridge with STP off and forward_delay 0, so ports forward at once. */
-int link_add_bridge(struct nl *nl, const char *name);
+/* Bridge with STP off and forward_delay 0, so ports forward at once; nf_call: its
+ * nf_call_{iptables,ip6tables,arptables} (NULL: the kernel's defaults). */
+int link_add_bridge(struct nl *nl, const char *name, const bool nf_call[BRNF_NFAMILIES]);
+int link_del(struct nl *nl, const char *name);
 int link_set_master(struct nl *nl, const char *name, const char *master);
 int link_set_up(struct nl *nl, const char *name);
+/* Fix the MAC address (a bridge's would follow its ports otherwise). */
+int link_set_address(struct nl *nl, const char *name, const unsigned char mac[6]);
 /* "198.18.1.1/24" or "2001:2:0:1::1/64"; IPv6 ones with IFA_F_NODAD. */
 int addr_add(struct nl *nl, const char *name, const char *cidr);
 /* Default route via gw ("198.18.1.1" or "2001:2:0:1::1"). */
 int route_add_default(struct nl *nl, const char *gw);
 /* ifindex of name in the current namespace, or -ENODEV (with a message). */
 int link_index(const char *name);
+/* Start a request (RTM_NEWLINK, RTM_GETLINK, RTM_DELLINK) about the existing link
+ * name: AF_UNSPEC, its index in *ifm. NULL, with a message, when there is no such
+ * link (as link_index(): -ENODEV for the caller). */
+struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
+			  struct ifinfomsg **ifm);
 
 #endif

@@ -86,7 +86,7 @@ static int ap_setup(struct testbed *tb, struct nl *nl)
 		err = link_add_veth(nl, tb_bridge_port[i], tb_bridge_port[i], fd);
 		close(fd);
 		if (!err)
-			err = link_add_bridge(nl, tb_bridges[i]);
+			err = link_add_bridge(nl, tb_bridges[i], NULL);
 		if (!err)
 			err = link_set_master(nl, tb_bridge_port[i], tb_bridges[i]);
 		if (!err)

@@ -44,26 +44,10 @@ static int ns_common(struct nl *nl)
  * change under sta's ARP cache (IPv4 sends no gratuitous ARP on a change unless
  * arp_notify is set; IPv6 sends an unsolicited NA) and IPv4 would stall: fix it.
  */
-static int link_set_mac(struct nl *nl, const char *name, unsigned char last)
-{
-	unsigned char mac[6] = { 0x02, 0x00, 0xc6, 0x12, 0x00, last };
-	struct ifinfomsg *ifm;
-	struct nlmsghdr *nlh;
-	char what[64];
-	void *hdr;
-	int idx;
-
-	idx = link_index(name);
-	if (idx < 0)
-		return idx;
-	nlh = nl_req(nl, RTM_NEWLINK, 0, sizeof(*ifm), &hdr);
-	ifm = hdr;
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = idx;
-	mnl_attr_put(nlh, IFLA_ADDRESS, sizeof(mac), mac);
-	snprintf(what, sizeof(what), "set address of %s", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
-}
+static const unsigned char bridge_mac[2][6] = {
+	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x01 },
+	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x02 },
+};
 
 static int ap_setup(struct storm_bed *bed, struct nl *nl)
 {
@@ -85,9 +69,9 @@ static int ap_setup(struct storm_bed *bed, struct nl *nl)
 		err = link_add_veth(nl, port[i], port[i], fd);
 		close(fd);
 		if (!err)
-			err = link_add_bridge(nl, br[i]);
+			err = link_add_bridge(nl, br[i], NULL);
 		if (!err)
-			err = link_set_mac(nl, br[i], i + 1);
+			err = link_set_address(nl, br[i], bridge_mac[i]);
 		if (!err)
 			err = link_set_master(nl, port[i], br[i]);
 		if (!err)

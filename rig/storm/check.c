@@ -266,7 +266,7 @@ int check_cleanup_extras(struct storm_bed *bed)
 	/* bridges and veths named ss*; a veth's peer goes with it */
 	for (i = 0; !err && i < s->nlinks_extra; i++)
 		if (if_nametoindex(s->extra[i]))
-			err = storm_link_del(nl, s->extra[i]);
+			err = link_del(nl, s->extra[i]);
 	nl_close(nl);
 	netns_leave();
 out_free:
@@ -337,13 +337,13 @@ static int extra_flagged_add(struct nl *nl, const char *ap)
 	static const bool ipt[BRNF_NFAMILIES] = { true, false, false };
 
 	(void)ap;
-	return storm_bridge_add(nl, "ssx", ipt);
+	return link_add_bridge(nl, "ssx", ipt);
 }
 
 static int extra_del(struct nl *nl, const char *ap)
 {
 	(void)ap;
-	return storm_link_del(nl, "ssx");
+	return link_del(nl, "ssx");
 }
 
 static const struct step steps[] = {

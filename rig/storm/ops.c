@@ -19,8 +19,6 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include <linux/if_link.h>
-#include <linux/rtnetlink.h>
 
 #include "brflags.h"
 #include "link.h"
@@ -46,10 +44,6 @@ static const unsigned int weight[OP_NKINDS] = {
 	[OP_SYSCTL] = 20, [OP_NL_FLAG] = 20, [OP_SYSFS_FLAG] = 20,
 	[OP_BR_ADD] = 7, [OP_BR_DEL] = 7, [OP_PORT_ADD] = 8, [OP_PORT_DEL] = 8,
 	[OP_NS_ADD] = 5, [OP_NS_DEL] = 5,
-};
-
-static const int nf_call_attr[BRNF_NFAMILIES] = {
-	IFLA_BR_NF_CALL_IPTABLES, IFLA_BR_NF_CALL_IP6TABLES, IFLA_BR_NF_CALL_ARPTABLES,
 };
 
 #define MAX_BR 4
@@ -104,52 +98,6 @@ static void note(struct worker *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(w->detail, sizeof(w->detail), fmt, ap);
 	va_end(ap);
-}
-
-int storm_link_del(struct nl *nl, const char *name)
-{
-	struct ifinfomsg *ifm;
-	struct nlmsghdr *nlh;
-	char what[64];
-	void *hdr;
-	int idx;
-
-	idx = link_index(name);
-	if (idx < 0)
-		return idx;
-	nlh = nl_req(nl, RTM_DELLINK, 0, sizeof(*ifm), &hdr);
-	ifm = hdr;
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = idx;
-	snprintf(what, sizeof(what), "delete link %s", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
-}
-
-int storm_bridge_add(struct nl *nl, const char *name, const bool flags[BRNF_NFAMILIES])
-{
-	struct nlattr *linkinfo, *data;
-	struct ifinfomsg *ifm;
-	struct nlmsghdr *nlh;
-	char what[64];
-	unsigned int f;
-	void *hdr;
-
-	nlh = nl_req(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, sizeof(*ifm), &hdr);
-	ifm = hdr;
-	ifm->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
-	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
-	mnl_attr_put_u32(nlh, IFLA_BR_FORWARD_DELAY, 0);
-	for (f = 0; f < BRNF_NFAMILIES; f++)
-		mnl_attr_put_u8(nlh, nf_call_attr[f], flags[f]);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, linkinfo);
-	snprintf(what, sizeof(what), "add bridge %s with nf_call_* %d%d%d", name, flags[0],
-		 flags[1], flags[2]);
-	return nl_talk(nl, nlh, NULL, NULL, what);
 }
 
 /* br-wlan, br-lan or one of this worker's extra bridges. */
@@ -225,7 +173,7 @@ static int op_br_add(struct worker *w)
 		f[i] = rnd_below(w, 2);
 	snprintf(name, sizeof(name), "ss%ub%u", w->id, w->serial++);
 	note(w, "%s nf_call_* %d%d%d", name, f[0], f[1], f[2]);
-	err = storm_bridge_add(&w->nl, name, f);
+	err = link_add_bridge(&w->nl, name, f);
 	if (!err)
 		err = link_set_up(&w->nl, name);
 	if (!err)
@@ -239,7 +187,7 @@ static int op_br_del(struct worker *w)
 	int err;
 
 	note(w, "%s", w->br[i]);
-	err = storm_link_del(&w->nl, w->br[i]);
+	err = link_del(&w->nl, w->br[i]);
 	memmove(w->br[i], w->br[i + 1], (w->nbr - i - 1) * sizeof(w->br[0]));
 	w->nbr--;
 	return err;
@@ -272,7 +220,7 @@ static int op_port_del(struct worker *w)
 	int err;
 
 	note(w, "%s", w->port[i]);
-	err = storm_link_del(&w->nl, w->port[i]);
+	err = link_del(&w->nl, w->port[i]);
 	memmove(w->port[i], w->port[i + 1], (w->nports - i - 1) * sizeof(w->port[0]));
 	w->nports--;
 	return err;
@@ -300,7 +248,7 @@ static int ns_fill(struct worker *w, bool f[BRNF_NFAMILIES], bool g[BRNF_NFAMILI
 		err = sysctl_write(name, g[i] ? "1" : "0");
 	}
 	if (!err)
-		err = storm_bridge_add(nl, "nsbr", f);
+		err = link_add_bridge(nl, "nsbr", f);
 	if (!err)
 		err = link_add_veth(nl, "nsp", "nsq", -1);
 	if (!err)

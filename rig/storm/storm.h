@@ -102,8 +102,4 @@ int leak_begin(void);
  * of unreferenced objects, -ENOENT without kmemleak, or another -errno. */
 int leak_end(FILE *report);
 
-/* nl helpers shared by ops.c and check.c */
-int storm_link_del(struct nl *nl, const char *name);
-int storm_bridge_add(struct nl *nl, const char *name, const bool flags[BRNF_NFAMILIES]);
-
 #endif
