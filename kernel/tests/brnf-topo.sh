@@ -13,7 +13,8 @@
 # Callers define nothing; they get: NS_AP NS_L1 NS_L2 NS_W1 NS_W2, topo_setup,
 # topo_cleanup, set_global 0|1, set_bridge BRIDGE 0|1, ipt_count lan|wlan, ipt_zero,
 # ping_lan, ping_wlan (5 echo requests each way they can), nft_bridge_add,
-# nft_bridge_count lan|wlan, nft_bridge_del, ok, fail, skip, and $ret (0 or 1).
+# nft_bridge_count lan|wlan, nft_bridge_del, ping_count ipt|nft, both_zero, ok, fail,
+# skip, and $ret (0 or 1).
 
 P=brnf$$
 NS_AP=$P-ap NS_L1=$P-l1 NS_L2=$P-l2 NS_W1=$P-w1 NS_W2=$P-w2
@@ -121,3 +122,19 @@ nft_bridge_count() {
 }
 
 nft_bridge_del() { ip netns exec "$NS_AP" nft delete table bridge brnft; }
+
+# ping_count ipt|nft: ping_lan and ping_wlan, then set l and w to the packets counted
+# for br-lan and br-wlan by the iptables rules (ipt_count) or the nft bridge chain
+# (nft_bridge_count); empty when the counter cannot be read
+ping_count() {
+	ping_lan
+	ping_wlan
+	if [ "$1" = nft ]; then
+		l=$(nft_bridge_count lan) w=$(nft_bridge_count wlan)
+	else
+		l=$(ipt_count lan) w=$(ipt_count wlan)
+	fi
+}
+
+# both_zero: after ping_count, did neither bridge count anything?
+both_zero() { [ "${l:-x}" = 0 ] && [ "${w:-x}" = 0 ]; }

@@ -32,10 +32,8 @@ bad0=$(kmsg_bad)
 
 # 1
 set_global 0
-ping_lan
-ping_wlan
-l=$(ipt_count lan) w=$(ipt_count wlan)
-if [ "${l:-x}" = 0 ] && [ "${w:-x}" = 0 ]; then
+ping_count ipt
+if both_zero; then
 	ok "global 0, no flag: iptables saw no bridged frame"
 else
 	fail "global 0, no flag: expected 0/0, got br-lan ${l:-?}, br-wlan ${w:-?}"
@@ -44,9 +42,7 @@ fi
 # 2
 set_bridge br-lan 1
 ipt_zero
-ping_lan
-ping_wlan
-l=$(ipt_count lan) w=$(ipt_count wlan)
+ping_count ipt
 if [ "${l:-0}" -gt 0 ] && [ "${w:-x}" = 0 ]; then
 	ok "global 0, br-lan flagged: iptables counts br-lan only (br-lan $l, br-wlan 0)"
 else
@@ -98,10 +94,8 @@ for f in iptables ip6tables arptables; do
 	ip netns exec "$NS_X" sysctl -qw "net.bridge.bridge-nf-call-$f=1"
 done
 ipt_zero
-ping_lan
-ping_wlan
-l=$(ipt_count lan) w=$(ipt_count wlan)
-if [ "${l:-x}" = 0 ] && [ "${w:-x}" = 0 ]; then
+ping_count ipt
+if both_zero; then
 	ok "sysctls 1 and a flagged bridge in another namespace: nothing counted here"
 else
 	fail "another namespace's flags leaked: got br-lan ${l:-?}, br-wlan ${w:-?}"

@@ -22,9 +22,7 @@ need_tools nft
 topo_setup
 
 set_global 1
-ping_lan
-ping_wlan
-l=$(ipt_count lan) w=$(ipt_count wlan)
+ping_count ipt
 if [ "${l:-0}" -gt 0 ] && [ "${w:-0}" -gt 0 ]; then
 	ok "global 1: iptables counts bridged frames (br-lan $l, br-wlan $w)"
 else
@@ -34,20 +32,16 @@ fi
 set_global 0
 set_bridge br-lan 1
 ipt_zero
-ping_lan
-ping_wlan
-l=$(ipt_count lan) w=$(ipt_count wlan)
-if [ "${l:-x}" = 0 ] && [ "${w:-x}" = 0 ]; then
+ping_count ipt
+if both_zero; then
 	ok "global 0, br-lan nf_call_iptables=1: per-bridge flag ignored (br-lan 0, br-wlan 0)"
 else
 	fail "global 0, br-lan nf_call_iptables=1: expected 0/0 on legacy, got br-lan ${l:-?}, br-wlan ${w:-?}"
 fi
 
 nft_bridge_add
-ping_lan
-ping_wlan
-l=$(nft_bridge_count lan) w=$(nft_bridge_count wlan)
-if [ "${l:-x}" = 0 ] && [ "${w:-x}" = 0 ]; then
+ping_count nft
+if both_zero; then
 	ok "global 0: nft bridge forward chain skipped too (lan 0, wlan 0)"
 else
 	fail "global 0: expected the nft bridge chain to be skipped on legacy, got lan ${l:-?}, wlan ${w:-?}"
