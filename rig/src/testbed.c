@@ -68,7 +68,18 @@ static int ns_common(struct nl *nl)
 	return err;
 }
 
-static int ap_setup(struct testbed *tb, struct nl *nl)
+/*
+ * TB_CHURN: a bridge takes the lowest MAC address of its ports unless one is set.
+ * The storm's workers add and remove ports with random addresses, so br-wlan's
+ * MAC would change under sta's ARP cache (IPv4 sends no gratuitous ARP on a change
+ * unless arp_notify is set; IPv6 sends an unsolicited NA) and IPv4 would stall: fix it.
+ */
+static const unsigned char bridge_mac[TB_NBRIDGES][6] = {
+	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x01 },
+	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x02 },
+};
+
+static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 {
 	int err, fd, i;
 
@@ -87,6 +98,8 @@ static int ap_setup(struct testbed *tb, struct nl *nl)
 		close(fd);
 		if (!err)
 			err = link_add_bridge(nl, tb_bridges[i], NULL);
+		if (!err && (flags & TB_CHURN))
+			err = link_set_address(nl, tb_bridges[i], bridge_mac[i]);
 		if (!err)
 			err = link_set_master(nl, tb_bridge_port[i], tb_bridges[i]);
 		if (!err)
@@ -97,6 +110,17 @@ static int ap_setup(struct testbed *tb, struct nl *nl)
 			err = addr_add(nl, tb_bridges[i], bridge_addr[i][0]);
 		if (!err)
 			err = addr_add(nl, tb_bridges[i], bridge_addr[i][1]);
+		if (err)
+			return err;
+	}
+	/*
+	 * TB_CHURN: the workers' extra ports are veths whose other end stays in ap:
+	 * without this, ap would answer sta's ARP for 198.18.1.1 through them, sta
+	 * would send to a MAC that is gone a moment later, and IPv4 would stall. Only
+	 * links made from now on get it, not the two bridges.
+	 */
+	if (flags & TB_CHURN) {
+		err = sysctl_write("net.ipv4.conf.default.arp_ignore", "8");
 		if (err)
 			return err;
 	}
@@ -134,7 +158,7 @@ static int offloads_setup(struct testbed *tb, enum tb_role role)
 }
 
 /* Configure one namespace from inside it. */
-static int role_setup(struct testbed *tb, enum tb_role role)
+static int role_setup(struct testbed *tb, enum tb_role role, unsigned int flags)
 {
 	struct nl *nl;
 	int err;
@@ -152,10 +176,10 @@ static int role_setup(struct testbed *tb, enum tb_role role)
 	}
 	err = ns_common(nl);
 	if (!err && role == TB_AP)
-		err = ap_setup(tb, nl);
+		err = ap_setup(tb, nl, flags);
 	else if (!err)
 		err = host_setup(nl, role == TB_STA ? 0 : 1);
-	if (!err)
+	if (!err && (flags & TB_OFFLOADS))
 		err = offloads_setup(tb, role);
 	nl_close(nl);
 out_leave:
@@ -165,10 +189,35 @@ out_free:
 	return err;
 }
 
+int testbed_make(struct testbed *tb, unsigned int flags)
+{
+	unsigned int r;
+	int err;
+
+	for (r = 0; r < TB_NROLES; r++) {
+		err = netns_add(tb->ns[r]);
+		if (err)
+			goto out_remove;
+		tb->created[r] = true;
+	}
+	/* The hosts first: the ap moves the veth peers into them. */
+	err = role_setup(tb, TB_AP, flags);
+	if (!err)
+		err = role_setup(tb, TB_STA, flags);
+	if (!err)
+		err = role_setup(tb, TB_PC, flags);
+	if (err)
+		goto out_remove;
+	return 0;
+
+out_remove:
+	testbed_remove(tb);
+	return err;
+}
+
 int testbed_up(struct testbed *tb, bool offloads_on, bool keep)
 {
 	char prefix[32];
-	unsigned int r;
 	int err;
 
 	memset(tb, 0, sizeof(*tb));
@@ -178,28 +227,13 @@ int testbed_up(struct testbed *tb, bool offloads_on, bool keep)
 	err = lock_claim(tb->prefix, keep);
 	if (err)
 		return err;
-	for (r = 0; r < TB_NROLES; r++) {
-		err = netns_add(tb->ns[r]);
-		if (err)
-			goto out_down;
-		tb->created[r] = true;
-	}
-	/* The hosts first: the ap moves the veth peers into them. */
-	err = role_setup(tb, TB_AP);
-	if (!err)
-		err = role_setup(tb, TB_STA);
-	if (!err)
-		err = role_setup(tb, TB_PC);
+	err = testbed_make(tb, TB_OFFLOADS);
 	if (err)
-		goto out_down;
-	return 0;
-
-out_down:
-	testbed_down(tb);
+		lock_unclaim(tb->prefix);
 	return err;
 }
 
-void testbed_down(struct testbed *tb)
+void testbed_remove(struct testbed *tb)
 {
 	unsigned int r;
 
@@ -207,6 +241,11 @@ void testbed_down(struct testbed *tb)
 	for (r = 0; r < TB_NROLES; r++)
 		if (netns_del(tb->ns[r]) == 0)
 			tb->created[r] = false;
+}
+
+void testbed_down(struct testbed *tb)
+{
+	testbed_remove(tb);
 	lock_unclaim(tb->prefix);
 }
 

@@ -40,10 +40,21 @@ struct testbed {
 	struct tb_veth veth[TB_NVETHS];
 };
 
-/* Build it; on error everything made so far is removed again. keep: `testbed up`. */
+/* Build it under brnf<pid> and claim it (lock.h); on error everything made so far
+ * is removed again. keep: `testbed up`. */
 int testbed_up(struct testbed *tb, bool offloads_on, bool keep);
-/* Remove it (kills what runs inside, deletes the namespaces). */
+/* Remove it (kills what runs inside, deletes the namespaces) and unclaim it. */
 void testbed_down(struct testbed *tb);
+
+/* testbed_make() flags */
+#define TB_OFFLOADS	(1U << 0)	/* set the veths' offloads to offloads_on, read back */
+#define TB_CHURN	(1U << 1)	/* ports come and go in ap (the storm): fixed bridge
+					 * MACs, arp_ignore 8 on links made later */
+/* The namespaces named by testbed_names(), configured; nothing claimed. On error
+ * everything made so far is removed again. */
+int testbed_make(struct testbed *tb, unsigned int flags);
+/* Delete the namespaces of testbed_make() (and everything inside). */
+void testbed_remove(struct testbed *tb);
 /* Fill tb from a prefix (for `testbed down` / `testbed flags` of a kept one). */
 void testbed_names(struct testbed *tb, const char *prefix);
 /* The newest kept test bed's prefix, for the debugging subcommands. */

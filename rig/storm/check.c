@@ -257,7 +257,7 @@ int check_cleanup_extras(struct storm_bed *bed)
 		err = -ENOMEM;
 		goto out_free;
 	}
-	err = netns_enter(bed->ns_ap);
+	err = netns_enter(bed->tb.ns[TB_AP]);
 	if (err)
 		goto out_free;
 	err = nl_open(nl);
@@ -373,7 +373,7 @@ int check_hooks(struct storm_bed *bed, const char *expect, FILE *f)
 		goto out_free;
 	}
 	/* 1. the state the storm left, extras included */
-	err = netns_enter(bed->ns_ap);
+	err = netns_enter(bed->tb.ns[TB_AP]);
 	if (!err)
 		err = nl_open(nl);
 	if (!err)
@@ -381,9 +381,9 @@ int check_hooks(struct storm_bed *bed, const char *expect, FILE *f)
 	nl_close(nl);
 	netns_leave();
 	if (!err)
-		err = list_hooks(bed->ns_ap, &hend, f);
+		err = list_hooks(bed->tb.ns[TB_AP], &hend, f);
 	if (err) {
-		fprintf(f, "hooks: cannot read the state of %s\n", bed->ns_ap);
+		fprintf(f, "hooks: cannot read the state of %s\n", bed->tb.ns[TB_AP]);
 		failed = 1;
 		goto out_free;
 	}
@@ -401,20 +401,21 @@ int check_hooks(struct storm_bed *bed, const char *expect, FILE *f)
 	/* 2. remove the extras, then a fixed sequence */
 	err = check_cleanup_extras(bed);
 	if (!err)
-		err = netns_enter(bed->ns_ap);
+		err = netns_enter(bed->tb.ns[TB_AP]);
 	if (!err)
 		err = nl_open(nl);
 	if (err) {
-		fprintf(f, "hooks: cannot clean up %s: %s\n", bed->ns_ap, strerror(-err));
+		fprintf(f, "hooks: cannot clean up %s: %s\n", bed->tb.ns[TB_AP],
+			strerror(-err));
 		failed = 1;
 		goto out_leave;
 	}
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
-		err = steps[i].fn(nl, bed->ns_ap);
+		err = steps[i].fn(nl, bed->tb.ns[TB_AP]);
 		if (!err)
 			err = read_state(nl, s);
 		if (!err)
-			err = list_hooks(bed->ns_ap, &h, dump);
+			err = list_hooks(bed->tb.ns[TB_AP], &h, dump);
 		if (err) {
 			fprintf(f, "hooks %s: error %s\n", steps[i].what, strerror(-err));
 			failed++;

@@ -270,7 +270,8 @@ int main(int argc, char **argv)
 			goto out_down;
 		}
 	}
-	say("brnf-storm: test bed %s/-sta/-pc up, traffic running, storm starts\n", bed.ns_ap);
+	say("brnf-storm: test bed %s/-sta/-pc up, traffic running, storm starts\n",
+	    bed.tb.ns[TB_AP]);
 	if (ops_start(&bed, &o, sh, deadline, pids)) {
 		say("brnf-storm: cannot fork the workers\n");
 		fail = true;

@@ -450,7 +450,7 @@ int ops_start(struct storm_bed *bed, const struct storm_opts *o, struct storm_sh
 			w.sh = sh;
 			w.rng = splitmix(o->seed + i) | 1;
 			w.t0 = now_sec();
-			worker_run(&w, o, bed->ns_ap, nops, deadline);
+			worker_run(&w, o, bed->tb.ns[TB_AP], nops, deadline);
 		}
 		pids[i] = pid;
 	}

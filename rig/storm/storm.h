@@ -13,6 +13,7 @@
 
 #include "matrix.h"
 #include "nl.h"
+#include "testbed.h"
 
 #define STORM_PREFIX "brnfstorm"	/* every namespace name starts with it */
 #define STORM_MAX_WORKERS 16
@@ -53,7 +54,7 @@ struct storm_opts {
 };
 
 struct storm_bed {
-	char ns_ap[48], ns_sta[48], ns_pc[48];
+	struct testbed tb;	/* tb.ns[TB_AP], ...: brnfstorm<pid>-ap, ... */
 	bool made;
 };
 

@@ -94,7 +94,7 @@ static int start_server(struct traffic *t, struct runner *r, unsigned int port)
 	unsigned int i;
 
 	snprintf(p, sizeof(p), "%u", port);
-	r->server = proc_spawn(t->bed->ns_pc, argv, -1, -1);
+	r->server = proc_spawn(t->bed->tb.ns[TB_PC], argv, -1, -1);
 	if (r->server < 0)
 		return r->server;
 	for (i = 0; i < 250; i++) {
@@ -102,7 +102,8 @@ static int start_server(struct traffic *t, struct runner *r, unsigned int port)
 			return 0;
 		usleep(20000);
 	}
-	pr_err("iperf3 server on port %u in %s does not listen after 5 s", port, t->bed->ns_pc);
+	pr_err("iperf3 server on port %u in %s does not listen after 5 s", port,
+	       t->bed->tb.ns[TB_PC]);
 	return -ETIMEDOUT;
 }
 
@@ -113,7 +114,7 @@ static int start_client(struct traffic *t, struct runner *r)
 	fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	r->pid = proc_spawn(t->bed->ns_sta, r->argv, fd, fd);
+	r->pid = proc_spawn(t->bed->tb.ns[TB_STA], r->argv, fd, fd);
 	close(fd);
 	if (r->pid < 0) {
 		int err = r->pid;
