@@ -4,29 +4,8 @@
 BRNF=${BRNF:-$(cd "$(dirname "$0")/../.." && pwd)/build/bin/brnf}
 TOPDIR=$(cd "$(dirname "$0")/../.." && pwd)
 
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; FAILED=1; }
-FAILED=0
-
-# check "what" cmd args...: ok when cmd succeeds
-check() {
-	_what=$1
-	shift
-	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
-}
-
-# wait_for SECONDS cmd args...: poll (not a bare sleep) until cmd succeeds
-wait_for() {
-	_limit=$1
-	shift
-	_i=0
-	while ! "$@"; do
-		_i=$((_i + 1))
-		[ "$_i" -gt $((_limit * 10)) ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
+# ok, not_ok, check, wait_for
+. "$TOPDIR/rig/tests/checklib.sh"
 
 # No iperf3 of ours: ignore those in other tools' named namespaces (brnfstorm*,
 # brnfpb-*) on this shared machine; one in no named namespace or in brnf<pid>-*

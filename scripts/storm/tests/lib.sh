@@ -3,25 +3,8 @@
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 STORM=${STORM:-$BUILD/bin/brnf-storm}
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; }
-check() {
-	_what=$1
-	shift
-	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
-}
-# wait_for SECONDS cmd args...: poll until cmd succeeds
-wait_for() {
-	_limit=$1
-	shift
-	_i=0
-	while ! "$@"; do
-		_i=$((_i + 1))
-		[ "$_i" -gt $((_limit * 10)) ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
+# ok, not_ok, check, wait_for: the controller's tests' own
+. "$TOP/rig/tests/checklib.sh"
 # no brnfstorm namespace (of storm pid $1 if given) in /run/netns
 no_storm_netns() {
 	for _n in /run/netns/brnfstorm${1:+$1-}*; do

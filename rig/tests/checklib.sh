@@ -1,0 +1,27 @@
+# rig/tests/checklib.sh: the check helpers of the brnf integration tests (lib.sh) and of
+# the storm's tests (scripts/storm/tests/lib.sh); sourced, POSIX sh. Each check prints
+# "ok - what" or "not ok - what"; the run.sh next to the tests counts them.
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; FAILED=1; }
+FAILED=0
+
+# check "what" cmd args...: ok when cmd succeeds
+check() {
+	_what=$1
+	shift
+	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
+}
+
+# wait_for SECONDS cmd args...: poll (not a bare sleep) until cmd succeeds
+wait_for() {
+	_limit=$1
+	shift
+	_i=0
+	while ! "$@"; do
+		_i=$((_i + 1))
+		[ "$_i" -gt $((_limit * 10)) ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
