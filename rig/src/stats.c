@@ -16,38 +16,37 @@
 #define Z_975 1.959963984540054		/* standard normal 0.975 quantile */
 #define Z_80 0.8416212335729143		/* standard normal 0.80 quantile */
 
+/* Keep a Lentz denominator away from zero. */
+static double not_tiny(double v)
+{
+	const double tiny = 1e-300;
+
+	return fabs(v) < tiny ? tiny : v;
+}
+
+/* One modified Lentz step with the coefficient aa; returns the factor for h. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1.0 / not_tiny(1.0 + aa * *d);
+	*c = not_tiny(1.0 + aa / *c);
+	return *d * *c;
+}
+
 /* Continued fraction for I_x(a, b), valid (fast) for x < (a + 1) / (a + b + 2). */
 static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-16;
+	const double eps = 1e-16;
 	double c = 1.0, d, h, aa, del;
 	int m, m2;
 
-	d = 1.0 - (a + b) * x / (a + 1.0);
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1.0 / d;
+	d = 1.0 / not_tiny(1.0 - (a + b) * x / (a + 1.0));
 	h = d;
 	for (m = 1; m <= 10000; m++) {
 		m2 = 2 * m;
 		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d);
 		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < eps)
 			break;
