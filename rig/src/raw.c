@@ -365,6 +365,26 @@ static int parse_readback(struct json_object *rb, struct raw_run *run, char *msg
 	return 0;
 }
 
+/* text as a JSON object, or NULL with "<name>: <why>" in err */
+static struct json_object *parse_top(const char *name, const char *text, size_t len,
+				     char *err, size_t errlen)
+{
+	struct json_object *top;
+	char msg[256];
+
+	top = json_text_parse(text, len, msg, sizeof(msg));
+	if (!top) {
+		seterr(err, errlen, "%s: %s", name, msg);
+		return NULL;
+	}
+	if (!json_object_is_type(top, json_type_object)) {
+		json_object_put(top);
+		seterr(err, errlen, "%s: top level is not a JSON object", name);
+		return NULL;
+	}
+	return top;
+}
+
 int raw_parse_record(const char *name, const char *text, size_t len, struct raw_run *run,
 		     char *err, size_t errlen)
 {
@@ -376,15 +396,9 @@ int raw_parse_record(const char *name, const char *text, size_t len, struct raw_
 
 	memset(run, 0, sizeof(*run));
 	run->duration = run->omit = -1;
-	top = json_text_parse(text, len, msg, sizeof(msg));
-	if (!top) {
-		seterr(err, errlen, "%s: %s", name, msg);
+	top = parse_top(name, text, len, err, errlen);
+	if (!top)
 		return -EINVAL;
-	}
-	if (!json_object_is_type(top, json_type_object)) {
-		seterr(err, errlen, "%s: top level is not a JSON object", name);
-		goto out_put;
-	}
 	if (get_uint(top, "schema", &schema) || schema != 1) {
 		seterr(err, errlen, "%s: \"schema\" missing or not 1", name);
 		goto out_put;
@@ -466,18 +480,10 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 	static const char *const offloads[] = { "testbed.offloads_requested", NULL };
 	static const char *const cpu[] = { "host.cpu", NULL };
 	struct json_object *top, *x;
-	char msg[256];
 
-	top = json_text_parse(text, len, msg, sizeof(msg));
-	if (!top) {
-		seterr(err, errlen, "%s: %s", name, msg);
+	top = parse_top(name, text, len, err, errlen);
+	if (!top)
 		return -EINVAL;
-	}
-	if (!json_object_is_type(top, json_type_object)) {
-		json_object_put(top);
-		seterr(err, errlen, "%s: top level is not a JSON object", name);
-		return -EINVAL;
-	}
 	copy_str(p->kernel_release, sizeof(p->kernel_release), top, rel);
 	copy_str(p->clock, sizeof(p->clock), top, clock);
 	copy_str(p->testbed, sizeof(p->testbed), top, testbed);
@@ -512,18 +518,11 @@ int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_pa
 	static const char *const opts[] = { "qemu_options", NULL };
 	static const char *const cpu[] = { "host_cpu", NULL };
 	struct json_object *top, *x;
-	char msg[256], buf[sizeof(p->host_cpu)];
+	char buf[sizeof(p->host_cpu)];
 
-	top = json_text_parse(text, len, msg, sizeof(msg));
-	if (!top) {
-		seterr(err, errlen, "%s: %s", name, msg);
+	top = parse_top(name, text, len, err, errlen);
+	if (!top)
 		return -EINVAL;
-	}
-	if (!json_object_is_type(top, json_type_object)) {
-		json_object_put(top);
-		seterr(err, errlen, "%s: top level is not a JSON object", name);
-		return -EINVAL;
-	}
 	p->qemu = true;
 	/* the script that started the guest knows its clock best */
 	if (get_str(top, "clock") && *get_str(top, "clock"))
