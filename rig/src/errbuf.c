@@ -14,3 +14,14 @@ void seterr(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("brnf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

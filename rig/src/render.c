@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "errbuf.h"
 #include "raw.h"
 #include "render.h"
 #include "stats.h"
@@ -65,18 +65,6 @@ struct render_ctx {
 	size_t base;			/* baseline row */
 	unsigned int nverify_no;
 };
-
-static void render_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void render_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("brnf: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static int cell_add(struct rcell *c, double v)
 {
@@ -163,7 +151,7 @@ static int find_baseline(struct render_ctx *ctx, const char *want)
 	for (i = 0; i < ctx->nrows; i++)
 		if (ctx->rows[i].row.label[0] && !strcmp(ctx->rows[i].row.label, want))
 			goto found;
-	render_err("%s: baseline '%s' matches no row key, kernel or label", ctx->dir, want);
+	pr_err("%s: baseline '%s' matches no row key, kernel or label", ctx->dir, want);
 	return -EINVAL;
 found:
 	ctx->base = i;
@@ -799,39 +787,39 @@ static int write_file(struct render_ctx *ctx, const char *name, writer_fn fn,
 	if (snprintf(path, sizeof(path), "%s/%s", ctx->dir, name) >= (int)sizeof(path) ||
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", ctx->dir, name, (int)getpid()) >=
 		    (int)sizeof(tmp)) {
-		render_err("%s/%s: path too long", ctx->dir, name);
+		pr_err("%s/%s: path too long", ctx->dir, name);
 		return -ENAMETOOLONG;
 	}
 	f = fopen(tmp, "w");
 	if (!f) {
 		ret = -errno;
-		render_err("%s: %s", tmp, strerror(errno));
+		pr_err("%s: %s", tmp, strerror(errno));
 		return ret;
 	}
 	ret = fn(ctx, main, spread, sm, f);
 	if (ret) {
 		fclose(f);
 		unlink(tmp);
-		render_err("%s: %s", tmp, strerror(-ret));
+		pr_err("%s: %s", tmp, strerror(-ret));
 		return ret;
 	}
 	if (fflush(f) || fsync(fileno(f))) {
 		ret = -errno;
 		fclose(f);
 		unlink(tmp);
-		render_err("%s: %s", tmp, strerror(-ret));
+		pr_err("%s: %s", tmp, strerror(-ret));
 		return ret;
 	}
 	if (fclose(f)) {
 		ret = -errno;
 		unlink(tmp);
-		render_err("%s: %s", tmp, strerror(-ret));
+		pr_err("%s: %s", tmp, strerror(-ret));
 		return ret;
 	}
 	if (rename(tmp, path)) {
 		ret = -errno;
 		unlink(tmp);
-		render_err("%s: %s", path, strerror(-ret));
+		pr_err("%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	return 0;
@@ -869,7 +857,7 @@ int render_dir(const char *dir, const struct render_opts *o)
 
 	ret = raw_read_dir(dir, &ctx.raw, err, sizeof(err));
 	if (ret) {
-		render_err("%s", err);
+		pr_err("%s", err);
 		return ret;
 	}
 	ret = group_rows(&ctx);
@@ -880,7 +868,7 @@ int render_dir(const char *dir, const struct render_opts *o)
 		goto out_free;
 	ret = compute(&ctx);
 	if (ret) {
-		render_err("%s: statistics failed: %s", dir, strerror(-ret));
+		pr_err("%s: statistics failed: %s", dir, strerror(-ret));
 		goto out_free;
 	}
 	ret = summarize(&ctx, &sm);
@@ -903,7 +891,7 @@ int render_dir(const char *dir, const struct render_opts *o)
 	goto out_free;
 
 out_nomem:
-	render_err("%s: out of memory", dir);
+	pr_err("%s: out of memory", dir);
 out_free:
 	table_free(&main);
 	table_free(&spread);

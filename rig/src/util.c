@@ -17,17 +17,6 @@
 
 volatile sig_atomic_t brnf_stop;
 
-void pr_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("brnf: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 void pr_debug(const char *fmt, ...)
 {
 	va_list ap;

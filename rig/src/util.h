@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "errbuf.h"
+
 /* Exit codes of the brnf command (documented in `brnf help`). */
 enum brnf_exit {
 	EXIT_OK = 0,		/* everything worked */
@@ -18,9 +20,8 @@ enum brnf_exit {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* "brnf: <message>" on stderr, one line. */
-void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Same, but only when BRNF_DEBUG is set in the environment. */
+/* pr_err() ("brnf: <message>" on stderr) is in errbuf.h. The same, but only when
+ * BRNF_DEBUG is set in the environment: */
 void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Read a whole file (NUL-terminated, *len without the NUL). 0 or -errno. */
