@@ -366,7 +366,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	struct json_object *top = json_object_new_object(), *ctl, *ip;
 	char path[1400];
 	struct utsname u;
-	int err = 0;
+	int err;
 
 	uname(&u);
 	json_object_object_add(top, "schema", json_object_new_int(1));
@@ -400,11 +400,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	json_object_object_add(top, "params", params_json(p));
 	json_object_object_add(top, "rows", rows_json(p));
 	snprintf(path, sizeof(path), "%s/provenance.json", partdir);
-	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		err = -EIO;
-		pr_err("write %s: %s", path, json_util_get_last_err());
-	}
+	err = json_write_file(path, top);
 	json_object_put(top);
 	return err;
 }

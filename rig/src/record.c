@@ -80,7 +80,7 @@ int record_write(const char *dir, const struct record *rec)
 	struct json_object *top, *flows, *fl;
 	char path[1400], name[32];
 	unsigned int i;
-	int err = 0;
+	int err;
 
 	top = json_object_new_object();
 	json_object_object_add(top, "schema", json_object_new_int(1));
@@ -100,11 +100,7 @@ int record_write(const char *dir, const struct record *rec)
 	json_object_object_add(top, "readback", readback_json(&rec->rb));
 	json_object_object_add(top, "verify", verify_json(&rec->v));
 	snprintf(path, sizeof(path), "%s/record.json", dir);
-	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		err = -EIO;
-		pr_err("write %s: %s", path, json_util_get_last_err());
-	}
+	err = json_write_file(path, top);
 	json_object_put(top);
 	return err;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include <openssl/evp.h>
 
 #include "util.h"
@@ -102,6 +103,16 @@ int write_file(const char *path, const char *buf, size_t len)
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
+}
+
+int json_write_file(const char *path, struct json_object *o)
+{
+	if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
+		pr_err("write %s: %s", path, json_util_get_last_err());
+		return -EIO;
+	}
+	return 0;
 }
 
 int mkdir_p(const char *path)

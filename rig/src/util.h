@@ -10,6 +10,8 @@
 
 #include "errbuf.h"
 
+struct json_object;
+
 /* Exit codes of the brnf command (documented in `brnf help`). */
 enum brnf_exit {
 	EXIT_OK = 0,		/* everything worked */
@@ -28,6 +30,9 @@ void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int read_file(const char *path, char **buf, size_t *len);
 /* Write buf to path (created 0644, truncated). 0 or -errno. */
 int write_file(const char *path, const char *buf, size_t len);
+/* Write o to path as pretty JSON (record.json, provenance.json); 0 or -EIO with a
+ * message. */
+int json_write_file(const char *path, struct json_object *o);
 /* mkdir -p with mode 0755. 0 or -errno. */
 int mkdir_p(const char *path);
 /* rm -rf path (does not cross into other file systems' mount points). */
