@@ -300,19 +300,33 @@ static size_t last_shown(const struct table *t)
 	return last;
 }
 
-/* no trailing blanks: the last column is not padded on its right */
-static void print_text_cell(const struct table *t, FILE *f, const char *s, size_t c,
-			    enum tcol_align a)
+#define TEXT_HEADER ((size_t)-1)
+
+/* One line of the text table: row r, or the headers for TEXT_HEADER. No trailing
+ * blanks: the last column is not padded on its right. */
+static void print_text_line(const struct table *t, FILE *f, size_t r)
 {
-	if (c == last_shown(t) && a == TA_LEFT)
-		fputs(s, f);
-	else
-		print_aligned(f, s, t->cols[c].width, a);
+	size_t c, last = last_shown(t);
+	bool first = true;
+	const char *s;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (!shown(&t->cols[c]))
+			continue;
+		if (!first)
+			fputs("  ", f);
+		s = r == TEXT_HEADER ? t->cols[c].header : text_of(cell(t, r, c));
+		if (c == last && t->cols[c].align == TA_LEFT)
+			fputs(s, f);
+		else
+			print_aligned(f, s, t->cols[c].width, t->cols[c].align);
+		first = false;
+	}
+	fputc('\n', f);
 }
 
 int table_print_text(struct table *t, FILE *f)
 {
-	bool first;
 	size_t r, c, w, total = 0;
 
 	for (c = 0; c < t->ncols; c++) {
@@ -325,31 +339,12 @@ int table_print_text(struct table *t, FILE *f)
 		t->cols[c].width = w;
 		total += w + (total ? 2 : 0);
 	}
-	first = true;
-	for (c = 0; c < t->ncols; c++) {
-		if (!shown(&t->cols[c]))
-			continue;
-		if (!first)
-			fputs("  ", f);
-		print_text_cell(t, f, t->cols[c].header, c, t->cols[c].align);
-		first = false;
-	}
-	fputc('\n', f);
+	print_text_line(t, f, TEXT_HEADER);
 	for (w = 0; w < total; w++)
 		fputc('-', f);
 	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		first = true;
-		for (c = 0; c < t->ncols; c++) {
-			if (!shown(&t->cols[c]))
-				continue;
-			if (!first)
-				fputs("  ", f);
-			print_text_cell(t, f, text_of(cell(t, r, c)), c, t->cols[c].align);
-			first = false;
-		}
-		fputc('\n', f);
-	}
+	for (r = 0; r < t->nrows; r++)
+		print_text_line(t, f, r);
 	return ferror(f) ? -EIO : 0;
 }
 
