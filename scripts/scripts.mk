@@ -8,6 +8,7 @@
 #   make icount-load [LOAD_VARIANT=ondemand] [LOAD_OPTS="--boots 5"]
 #        benchmark: the same small icount matrix on an idle and on a loaded host
 #        (scripts/icount-load --help), prints both and their difference
+#   make checkpatch           scripts/checkpatch.pl --strict over every patch, from its own tree
 #   make test                 every test suite (scripts/test-all), ends with "N passed, N failed"
 #   make publish DIR=results/...   re-render tables and plots from the raw data alone
 #   make apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]   patch your own kernel tree
@@ -19,12 +20,15 @@ AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
 TEST_VARIANTS := vanilla legacy bypass ondemand
 LOAD_VARIANT ?= vanilla
 
-.PHONY: test test-kernels matrix matrix-netns icount-load publish apply openwrt
+.PHONY: checkpatch test test-kernels matrix matrix-netns icount-load publish apply openwrt
 
 test:
 	@sh $(TOP)/scripts/deps.sh all
 	@$(MAKE) -s rig
 	@sh $(TOP)/scripts/test-all
+
+checkpatch:
+	@sh $(TOP)/scripts/checkpatch-series
 
 # The 6.12 kernels the tests boot; kernel-test compiles net/bridge/ of each 6.1 series.
 test-kernels:
