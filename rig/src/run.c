@@ -43,6 +43,7 @@ struct run_cfg {
 	const char *rig;
 	unsigned long flows, time, omit, reps;
 	bool offloads;
+	bool count_iif;		/* --count iif: "-i" counting rules even with br_netfilter */
 	const char *ruleset;
 	const char *out;
 	const char *part;
@@ -95,6 +96,16 @@ static int set_offloads(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_count(void *ctx, const char *v)
+{
+	struct run_cfg *c = ctx;
+
+	if (strcmp(v, "physdev") && strcmp(v, "iif"))
+		return -EINVAL;
+	c->count_iif = !strcmp(v, "iif");
+	return 0;
+}
+
 static int set_no_render(void *ctx, const char *v)
 {
 	(void)v;
@@ -113,6 +124,10 @@ const struct opt run_opts[] = {
 	{ "--offloads", "on|off", "TSO/GSO/GRO on the veths of the namespace test bed"
 	  " (default off)", set_offloads },
 	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
+	{ "--count", "physdev|iif", "the AP's counting rules: physdev (default where"
+	  " br_netfilter is, verifies filtering) or iif (\"-i\" rules as on a kernel"
+	  " without it: the same per-packet rule cost everywhere, verification n/a)",
+	  set_count },
 	{ "--out", "DIR", "results directory (default results/<date>-<uname -r>-netns);"
 	  " an existing one gets a new part", set_out },
 	{ "--part", "NAME", "raw/<NAME> inside the results directory (default running)",
@@ -377,7 +392,7 @@ static int preflight(struct run *r)
 		if (err)
 			return err;
 	}
-	r->mode = r->ap.br_netfilter ? VERIFY_PHYSDEV : VERIFY_IIF;
+	r->mode = r->ap.br_netfilter && !r->c.count_iif ? VERIFY_PHYSDEV : VERIFY_IIF;
 	err = ruleset_load(ap, "none");
 	if (!err)
 		err = verify_install(ap, r->ap.port, r->mode);
