@@ -147,6 +147,8 @@ static struct json_object *testbed_json(const struct provenance *p)
 	json_object_object_add(o, "br_netfilter", json_object_new_boolean(p->ap->br_netfilter));
 	json_object_object_add(o, "verify", json_object_new_string(
 		p->mode == VERIFY_PHYSDEV ? "iptables mangle PREROUTING -m physdev --physdev-in" :
+		p->ap->br_netfilter ?
+		"iptables mangle PREROUTING -i <bridge> (--count iif: n/a)" :
 		"iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
 	if (!p->rig->testbed)
 		return o;
