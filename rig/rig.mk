@@ -37,7 +37,7 @@ $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 # rig/tests/unit/run.sh, which ends with "N passed, N failed".
 RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
 RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c render.c \
-	rigfile.c errbuf.c)
+	rigfile.c errbuf.c file.c)
 RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
 RIG_UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \

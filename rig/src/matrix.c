@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errbuf.h"
+#include "file.h"
 #include "matrix.h"
 
 const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
@@ -301,49 +302,16 @@ out_free:
 
 int matrix_parse_file(const char *path, struct brnf_matrix *m, char *err, size_t errlen)
 {
-	char *buf = NULL, *tmp;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
+	size_t len;
+	char *buf;
 	int ret;
 
 	m->rows = NULL;
 	m->nrows = 0;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+	ret = file_read(path, MATRIX_MAX_BYTES, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	for (;;) {
-		if (len == cap) {
-			if (cap > MATRIX_MAX_BYTES) {
-				seterr(err, errlen, "%s: larger than %d bytes",
-				       path, MATRIX_MAX_BYTES);
-				ret = -EFBIG;
-				goto out_close;
-			}
-			cap = cap ? cap * 2 : 4096;
-			tmp = realloc(buf, cap);
-			if (!tmp) {
-				seterr(err, errlen, "%s: out of memory", path);
-				ret = -ENOMEM;
-				goto out_close;
-			}
-			buf = tmp;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		seterr(err, errlen, "%s: read error", path);
-		ret = -EIO;
-		goto out_close;
-	}
 	ret = matrix_parse_buf(path, buf, len, m, err, errlen);
-out_close:
-	fclose(f);
 	free(buf);
 	return ret;
 }

@@ -2,7 +2,6 @@
 /* raw: read the raw data of a results directory, see raw.h. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 
 #include "iperf_json.h"
 #include "errbuf.h"
+#include "file.h"
 #include "raw.h"
 
 #define RAW_MAX_FILE (16 << 20)
@@ -29,68 +29,6 @@ const char *const raw_verify_names[] = {
 	[RAW_VERIFY_NO] = "no",
 	NULL,
 };
-
-int raw_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
-{
-	size_t cap = 4096, n = 0;
-	ssize_t r;
-	char *b, *tmp;
-	int fd, ret;
-
-	*buf = NULL;
-	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	b = malloc(cap);
-	if (!b) {
-		ret = -ENOMEM;
-		seterr(err, errlen, "%s: out of memory", path);
-		goto out_close;
-	}
-	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap > RAW_MAX_FILE) {
-				ret = -EFBIG;
-				seterr(err, errlen, "%s: larger than %d bytes", path, RAW_MAX_FILE);
-				goto out_free;
-			}
-			tmp = realloc(b, cap * 2);
-			if (!tmp) {
-				ret = -ENOMEM;
-				seterr(err, errlen, "%s: out of memory", path);
-				goto out_free;
-			}
-			b = tmp;
-			cap *= 2;
-		}
-		r = read(fd, b + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ret = -errno;
-			seterr(err, errlen, "%s: %s", path, strerror(errno));
-			goto out_free;
-		}
-		if (r == 0)
-			break;
-		n += r;
-	}
-	b[n] = '\0';
-	close(fd);
-	*buf = b;
-	*len = n;
-	return 0;
-
-out_free:
-	free(b);
-out_close:
-	close(fd);
-	return ret;
-}
 
 static struct json_object *get(struct json_object *o, const char *key)
 {
@@ -638,7 +576,7 @@ static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *
 		ret = path_join(path, sizeof(path), rundir, run->flow_file[i], err, errlen);
 		if (ret)
 			return ret;
-		ret = raw_read_file(path, &buf, &len, err, errlen);
+		ret = file_read(path, RAW_MAX_FILE, &buf, &len, err, errlen);
 		if (ret)
 			return ret;
 		ret = iperf_json_parse(buf, len, &res, msg, sizeof(msg));
@@ -748,7 +686,7 @@ static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/raw/%s/provenance.json", dir, part->name);
-	ret = raw_read_file(path, &buf, &len, err, errlen);
+	ret = file_read(path, RAW_MAX_FILE, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = raw_parse_provenance(path, buf, len, part, err, errlen);
@@ -757,7 +695,7 @@ static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 		return ret;
 	snprintf(path, sizeof(path), "%s/raw/%s/qemu.json", dir, part->name);
 	if (!access(path, F_OK)) {
-		ret = raw_read_file(path, &buf, &len, err, errlen);
+		ret = file_read(path, RAW_MAX_FILE, &buf, &len, err, errlen);
 		if (ret)
 			return ret;
 		ret = raw_parse_qemu(path, buf, len, part, err, errlen);
@@ -790,7 +728,7 @@ static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 		ret = path_join(rec, sizeof(rec), rundir, "record.json", err, errlen);
 		if (ret)
 			break;
-		ret = raw_read_file(rec, &buf, &len, err, errlen);
+		ret = file_read(rec, RAW_MAX_FILE, &buf, &len, err, errlen);
 		if (ret)
 			break;
 		ret = raw_parse_record(rec, buf, len, run, err, errlen);

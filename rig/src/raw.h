@@ -3,7 +3,7 @@
  * raw: read the raw data of a results directory (the only input of the renderer).
  *
  *   <dir>/raw/<part>/provenance.json
- *   <dir>/raw/<part>/runs/<run>/record.json     (schema 1, see PLAN.md)
+ *   <dir>/raw/<part>/runs/<run>/record.json     (schema 1, written by record.c)
  *   <dir>/raw/<part>/runs/<run>/flow-<i>.json   (iperf3 -J client output)
  *
  * Parts are read in sorted name order, runs within a part in sorted directory name
@@ -102,8 +102,5 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 /* Parse qemu.json text into @p. 0 or -EINVAL. */
 int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_part *p,
 		   char *err, size_t errlen);
-
-/* Read a whole file (at most 16 MiB) into a NUL-terminated malloc'd buffer. */
-int raw_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);
 
 #endif /* BRNF_RAW_H */

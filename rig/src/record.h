@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* record.json (schema 1, PLAN.md): what one run configured, read back and verified. */
+/* record.json (schema 1, read back by raw.c): what one run configured, read back and verified. */
 #ifndef BRNF_RECORD_H
 #define BRNF_RECORD_H
 

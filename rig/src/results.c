@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The results directory (see results.h and PLAN.md). */
+/* The results directory (see results.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>

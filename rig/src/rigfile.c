@@ -9,6 +9,7 @@
 
 #include "matrix.h"
 #include "errbuf.h"
+#include "file.h"
 #include "rigfile.h"
 
 const char *const rig_transport_names[] = { "netns", "ssh", "local", NULL };
@@ -340,43 +341,16 @@ out_line:
 
 int rig_parse_file(const char *path, struct rig *rig, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
+	size_t len;
+	char *buf;
 	int ret;
 
 	memset(rig, 0, sizeof(*rig));
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+	ret = file_read(path, RIG_MAX_BYTES, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	do {
-		if (len + 4096 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				seterr(err, errlen, "%s: out of memory", path);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, 4096, f);
-		len += n;
-	} while (n > 0 && len <= RIG_MAX_BYTES);
-	if (ferror(f)) {
-		seterr(err, errlen, "%s: read error", path);
-		ret = -EIO;
-	} else {
-		ret = rig_parse_buf(path, buf ? buf : "", len, rig, err, errlen);
-	}
+	ret = rig_parse_buf(path, buf, len, rig, err, errlen);
 	free(buf);
-	fclose(f);
 	return ret;
 }
 

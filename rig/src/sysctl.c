@@ -20,7 +20,8 @@ static int sysctl_path(char *buf, size_t len, const char *name)
 
 	if (snprintf(buf, len, "/proc/sys/%s", name) >= (int)len)
 		return -ENAMETOOLONG;
-	/* Dots become slashes, but not inside interface names like "br-lan". */
+	/* Every dot becomes a slash, so a name with a dot inside one component (an
+	 * interface "eth0.1") cannot be given here; the names brnf writes have none. */
 	for (i = off; buf[i]; i++)
 		if (buf[i] == '.')
 			buf[i] = '/';

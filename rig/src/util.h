@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "errbuf.h"
+#include "file.h"
 
 struct json_object;
 
@@ -26,10 +27,6 @@ enum brnf_exit {
  * BRNF_DEBUG is set in the environment: */
 void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Read a whole file (NUL-terminated, *len without the NUL). 0 or -errno. */
-int read_file(const char *path, char **buf, size_t *len);
-/* Write buf to path (created 0644, truncated). 0 or -errno. */
-int write_file(const char *path, const char *buf, size_t len);
 /* Write o to path as pretty JSON (record.json, provenance.json); 0 or -EIO with a
  * message. */
 int json_write_file(const char *path, struct json_object *o);

@@ -180,23 +180,6 @@ static void test_provenance(void **state)
 	assert_string_equal(err, "p.json: truncated JSON (ends after 1 bytes)");
 }
 
-static void test_read_file(void **state)
-{
-	char *buf = NULL, err[256] = "";
-	size_t len = 1;
-
-	(void)state;
-	assert_int_equal(raw_read_file(data_path("good.matrix"), &buf, &len, err, sizeof(err)),
-			 0);
-	assert_true(len > 0);
-	assert_int_equal(strlen(buf), len);
-	free(buf);
-	assert_int_equal(raw_read_file("/nonexistent/f", &buf, &len, err, sizeof(err)),
-			 -ENOENT);
-	assert_string_equal(err, "/nonexistent/f: No such file or directory");
-	assert_null(buf);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,7 +188,6 @@ int main(void)
 		cmocka_unit_test(test_bad_records),
 		cmocka_unit_test(test_truncated_records),
 		cmocka_unit_test(test_provenance),
-		cmocka_unit_test(test_read_file),
 	};
 
 	unit_init();
