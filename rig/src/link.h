@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Links over rtnetlink: veth pairs, bridges, ports, up, addresses, routes. */
+/* Links over rtnetlink: veth pairs, bridges (and their nf_call_* switches), ports, up,
+ * addresses, routes. */
 #ifndef BRNF_LINK_H
 #define BRNF_LINK_H
 
 #include <stdbool.h>
 #include "matrix.h"
 #include "nl.h"
-
-struct ifinfomsg;
 
 /* veth <name> here, its peer <peer> created directly in the namespace peer_ns_fd. */
 int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd);
@@ -25,10 +24,12 @@ int addr_add(struct nl *nl, const char *name, const char *cidr);
 int route_add_default(struct nl *nl, const char *gw);
 /* ifindex of name in the current namespace, or -ENODEV (with a message). */
 int link_index(const char *name);
-/* Start a request (RTM_NEWLINK, RTM_GETLINK, RTM_DELLINK) about the existing link
- * name: AF_UNSPEC, its index in *ifm. NULL, with a message, when there is no such
- * link (as link_index(): -ENODEV for the caller). */
-struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
-			  struct ifinfomsg **ifm);
+/* A bridge's nf_call_{iptables,ip6tables,arptables} (IFLA_BR_NF_CALL_*): set those
+ * of the families in which (NULL: all) to v; read all back. The read returns
+ * -EOPNOTSUPP (silently) when the kernel does not report them (no
+ * CONFIG_BRIDGE_NETFILTER). */
+int link_bridge_nf_call_set(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES],
+			    const bool which[BRNF_NFAMILIES]);
+int link_bridge_nf_call_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES]);
 
 #endif

@@ -10,13 +10,9 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
-#include "brflags.h"
-#include "netns.h"
-#include "nl.h"
 #include "offload.h"
 #include "provenance.h"
 #include "ruleset.h"
-#include "sysctl.h"
 #include "util.h"
 #include "version.h"
 
@@ -210,53 +206,19 @@ static struct json_object *ap_state_json(const struct provenance *p)
 		"net.bridge.bridge-nf-pass-vlan-input-dev", "net.ipv4.ip_forward",
 		"net.ipv6.conf.all.forwarding", "net.netfilter.nf_conntrack_max",
 	};
+	char vals[ARRAY_SIZE(names)][64];
 	struct json_object *o, *sys;
 	struct readback rb;
 	unsigned int i;
-	char val[64];
 
 	if (ap_switches_get(p->ap, &rb))
 		return json_object_new_object();
 	o = switches_json(&rb);
 	/* the old layout: bridges_nf_call { br: [..] } and sysctls */
+	ap_sysctls_read(p->ap, names, ARRAY_SIZE(names), vals);
 	sys = json_object_new_object();
-	if (p->ap->native && !netns_enter(p->ap->h.ns)) {
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			json_object_object_add(sys, names[i],
-					       sysctl_read(names[i], val, sizeof(val)) ?
-					       NULL : json_object_new_string(val));
-		netns_leave();
-	} else {
-		/* one round trip: "name value" per sysctl the AP has */
-		char script[2048], *out = NULL, *line, *save, path[128];
-		size_t n = 0, k;
-
-		for (i = 0; i < ARRAY_SIZE(names); i++) {
-			snprintf(path, sizeof(path), "/proc/sys/%s", names[i]);
-			for (k = strlen("/proc/sys/"); path[k]; k++)
-				if (path[k] == '.')
-					path[k] = '/';
-			n += snprintf(script + n, sizeof(script) - n,
-				      "[ -r %s ] && echo \"%s $(cat %s)\"\n", path, names[i], path);
-		}
-		snprintf(script + n, sizeof(script) - n, "exit 0\n");
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			json_object_object_add(sys, names[i], NULL);
-		if (host_sh(&p->ap->h, script, NULL, 0, &out, NULL, 30) == 0 && out)
-			for (line = strtok_r(out, "\n", &save); line;
-			     line = strtok_r(NULL, "\n", &save)) {
-				char *sp = strchr(line, ' ');
-
-				if (!sp)
-					continue;
-				*sp = '\0';
-				for (i = 0; i < ARRAY_SIZE(names); i++)
-					if (!strcmp(line, names[i]))
-						json_object_object_add(sys, names[i],
-								       json_object_new_string(sp + 1));
-			}
-		free(out);
-	}
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		json_object_object_add(sys, names[i], str_or_null(vals[i]));
 	json_object_object_add(o, "sysctls", sys);
 	return o;
 }

@@ -14,7 +14,7 @@
 #include "sysctl.h"
 #include "util.h"
 
-static int sysctl_path(char *buf, size_t len, const char *name)
+int sysctl_path(char *buf, size_t len, const char *name)
 {
 	size_t i, off = strlen("/proc/sys/");
 

@@ -163,17 +163,9 @@ static int role_setup(struct testbed *tb, enum tb_role role, unsigned int flags)
 	struct nl *nl;
 	int err;
 
-	nl = calloc(1, sizeof(*nl));
+	nl = nl_enter(tb->ns[role], &err);
 	if (!nl)
-		return -ENOMEM;
-	err = netns_enter(tb->ns[role]);
-	if (err)
-		goto out_free;
-	err = nl_open(nl);
-	if (err) {
-		pr_err("rtnetlink socket in %s: %s", tb->ns[role], strerror(-err));
-		goto out_leave;
-	}
+		return err;
 	err = ns_common(nl);
 	if (!err && role == TB_AP)
 		err = ap_setup(tb, nl, flags);
@@ -181,11 +173,7 @@ static int role_setup(struct testbed *tb, enum tb_role role, unsigned int flags)
 		err = host_setup(nl, role == TB_STA ? 0 : 1);
 	if (!err && (flags & TB_OFFLOADS))
 		err = offloads_setup(tb, role);
-	nl_close(nl);
-out_leave:
-	netns_leave();
-out_free:
-	free(nl);
+	nl_leave(nl);
 	return err;
 }
 

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "testbed.h"
 #include "util.h"
 #include "verify.h"
@@ -21,28 +20,6 @@ static void rule_match(const char *const port[TB_NBRIDGES], enum verify_mode mod
 		snprintf(buf, len, "-m physdev --physdev-in %s", port[b]);
 	else
 		snprintf(buf, len, "-i %s", tb_bridges[b]);
-}
-
-static int iptables(const struct host *h, char *const argv[], const char *in, char **out,
-		    const char *what)
-{
-	char *err = NULL, line[300];
-	int ret;
-
-	ret = host_run(h, argv, in, in ? strlen(in) : 0, out, &err, 30);
-	if (host_failed(h, ret, err)) {
-		ret = ret < 0 ? ret : -EIO;
-	} else if (ret) {
-		proc_first_error(err, line, sizeof(line));
-		if (ret == 127)
-			pr_err("%s: cannot run %s on %s (is the iptables package installed?)",
-			       what, argv[0], h->what);
-		else
-			pr_err("%s in %s: %s", what, h->what, line[0] ? line : "iptables failed");
-		ret = ret < 0 ? ret : -EIO;
-	}
-	free(err);
-	return ret;
 }
 
 int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
@@ -62,17 +39,16 @@ int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
 	}
 	snprintf(rules + n, sizeof(rules) - n, "COMMIT\n");
 	/* The rules on stdin: no file on the AP (it may be a router over ssh). */
-	return iptables(h, argv, rules, NULL,
-			mode == VERIFY_PHYSDEV ?
+	return host_cmd(h, mode == VERIFY_PHYSDEV ?
 			"counting rules (iptables -m physdev; needs xt_physdev)" :
-			"counting rules (iptables -i)");
+			"counting rules (iptables -i)", "iptables", argv, rules, strlen(rules), NULL);
 }
 
 int verify_zero(const struct host *h)
 {
 	char *argv[] = { "iptables", "-w", "-t", "mangle", "-Z", VERIFY_CHAIN, NULL };
 
-	return iptables(h, argv, NULL, NULL, "zero counting rules");
+	return host_cmd(h, "zero counting rules", "iptables", argv, NULL, 0, NULL);
 }
 
 /* "-A brnf_count -m physdev --physdev-in wlan0 -c 12 3456" */
@@ -107,7 +83,7 @@ int verify_read(const struct host *h, const char *const port[TB_NBRIDGES],
 	char *out = NULL;
 	int err;
 
-	err = iptables(h, argv, NULL, &out, "read counting rules");
+	err = host_cmd(h, "read counting rules", "iptables", argv, NULL, 0, &out);
 	if (!err)
 		err = parse_counts(out ? out : "", port, mode, pkts);
 	free(out);
