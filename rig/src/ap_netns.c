@@ -49,8 +49,8 @@ static int netns_switches_get(const struct ap *ap, struct readback *rb)
 		rb->have_global = true;
 	}
 	rb->have_bridges = true;
-	for (b = 0; b < TB_NBRIDGES && !err; b++)
-		err = brflags_get(nl, tb_bridges[b], rb->bridge[b]);
+	for (b = 0; b < BRNF_NBRIDGES && !err; b++)
+		err = brflags_get(nl, brnf_bridge_names[b], rb->bridge[b]);
 	if (err == -EOPNOTSUPP) {
 		rb->have_bridges = false;
 		err = 0;
@@ -66,8 +66,8 @@ out_msg:
 
 static int netns_switches_set(const struct ap *ap, bool set_global,
 			      const bool global[BRNF_NFAMILIES],
-			      const bool set_bridge[TB_NBRIDGES],
-			      const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES])
+			      const bool set_bridge[BRNF_NBRIDGES],
+			      const bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES])
 {
 	unsigned int b;
 	struct nl *nl;
@@ -78,9 +78,9 @@ static int netns_switches_set(const struct ap *ap, bool set_global,
 		return err;
 	if (set_global)
 		err = brflags_global_set(global);
-	for (b = 0; b < TB_NBRIDGES && !err; b++)
+	for (b = 0; b < BRNF_NBRIDGES && !err; b++)
 		if (set_bridge[b])
-			err = brflags_set(nl, tb_bridges[b], bridge[b]);
+			err = brflags_set(nl, brnf_bridge_names[b], bridge[b]);
 	nl_leave(nl);
 	return err;
 }

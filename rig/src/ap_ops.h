@@ -17,8 +17,8 @@ struct ap_ops {
 	int (*switches_get)(const struct ap *ap, struct readback *rb);
 	int (*switches_set)(const struct ap *ap, bool set_global,
 			    const bool global[BRNF_NFAMILIES],
-			    const bool set_bridge[TB_NBRIDGES],
-			    const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES]);
+			    const bool set_bridge[BRNF_NBRIDGES],
+			    const bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES]);
 	void (*sysctls_read)(const struct ap *ap, const char *const names[], unsigned int n,
 			     char (*vals)[64]);
 };

@@ -21,8 +21,8 @@ static void bridge_words(char *buf, size_t len)
 	unsigned int b;
 
 	buf[0] = '\0';
-	for (b = 0; b < TB_NBRIDGES && n < len; b++)
-		n += snprintf(buf + n, len - n, "%s%s", b ? " " : "", tb_bridges[b]);
+	for (b = 0; b < BRNF_NBRIDGES && n < len; b++)
+		n += snprintf(buf + n, len - n, "%s%s", b ? " " : "", brnf_bridge_names[b]);
 }
 
 static const char probe_fmt[] =
@@ -117,8 +117,8 @@ static int sh_switches_get(const struct ap *ap, struct readback *rb)
 			nglobal++;
 		} else if (sscanf(line, "bridge %31s %31s %d", a, b, &v) == 3 &&
 			   (fam = brflags_family(b)) >= 0) {
-			for (i = 0; i < TB_NBRIDGES; i++)
-				if (!strcmp(tb_bridges[i], a)) {
+			for (i = 0; i < BRNF_NBRIDGES; i++)
+				if (!strcmp(brnf_bridge_names[i], a)) {
 					rb->bridge[i][fam] = v;
 					nbridge++;
 				}
@@ -128,14 +128,14 @@ static int sh_switches_get(const struct ap *ap, struct readback *rb)
 	rb->have_global = ap->br_netfilter && nglobal == BRNF_NFAMILIES;
 	if (!rb->have_global)
 		memset(rb->global, 0, sizeof(rb->global));
-	rb->have_bridges = nbridge == TB_NBRIDGES * BRNF_NFAMILIES;
+	rb->have_bridges = nbridge == BRNF_NBRIDGES * BRNF_NFAMILIES;
 	return 0;
 }
 
 static int sh_switches_set(const struct ap *ap, bool set_global,
 			   const bool global[BRNF_NFAMILIES],
-			   const bool set_bridge[TB_NBRIDGES],
-			   const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES])
+			   const bool set_bridge[BRNF_NBRIDGES],
+			   const bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES])
 {
 	char script[2048], *out = NULL;
 	unsigned int b, f;
@@ -147,11 +147,11 @@ static int sh_switches_set(const struct ap *ap, bool set_global,
 		n += snprintf(script + n, sizeof(script) - n,
 			      "echo %d > /proc/sys/net/bridge/bridge-nf-call-%s\n", global[f],
 			      brnf_family_names[f]);
-	for (b = 0; b < TB_NBRIDGES; b++)
+	for (b = 0; b < BRNF_NBRIDGES; b++)
 		for (f = 0; f < BRNF_NFAMILIES && set_bridge[b]; f++)
 			n += snprintf(script + n, sizeof(script) - n,
 				      "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
-				      bridge[b][f], tb_bridges[b], brnf_family_names[f]);
+				      bridge[b][f], brnf_bridge_names[b], brnf_family_names[f]);
 	err = host_cmd_sh(&ap->h, "set the bridge-netfilter switches", script, NULL, 0, &out);
 	free(out);
 	return err;

@@ -32,8 +32,8 @@ void ap_init(struct ap *ap, const struct host *h, bool built)
 	ap->h = *h;
 	ap->ops = h->transport == RIG_NETNS ? &ap_netns_ops : &ap_sh_ops;
 	ap->built = built;
-	for (b = 0; b < TB_NBRIDGES; b++)
-		ap->port[b] = rig_bridge_port(h->role, tb_bridges[b]);
+	for (b = 0; b < BRNF_NBRIDGES; b++)
+		ap->port[b] = rig_bridge_port(h->role, brnf_bridge_names[b]);
 }
 
 int ap_probe(struct ap *ap)
@@ -53,8 +53,8 @@ int ap_switches_get(const struct ap *ap, struct readback *rb)
 }
 
 int ap_switches_set(const struct ap *ap, bool set_global, const bool global[BRNF_NFAMILIES],
-		    const bool set_bridge[TB_NBRIDGES],
-		    const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES])
+		    const bool set_bridge[BRNF_NBRIDGES],
+		    const bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES])
 {
 	return ap->ops->switches_set(ap, set_global, global, set_bridge, bridge);
 }
@@ -159,10 +159,10 @@ static int restore_script_write(struct ap *ap)
 	for (f = 0; f < BRNF_NFAMILIES && ap->orig.have_global; f++)
 		fprintf(m, "echo %d > /proc/sys/net/bridge/bridge-nf-call-%s\n",
 			ap->orig.global[f], brnf_family_names[f]);
-	for (b = 0; b < TB_NBRIDGES && ap->orig.have_bridges; b++)
+	for (b = 0; b < BRNF_NBRIDGES && ap->orig.have_bridges; b++)
 		for (f = 0; f < BRNF_NFAMILIES; f++)
 			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
-				ap->orig.bridge[b][f], tb_bridges[b], brnf_family_names[f]);
+				ap->orig.bridge[b][f], brnf_bridge_names[b], brnf_family_names[f]);
 	fprintf(m, "while iptables -w -t mangle -D PREROUTING -j " VERIFY_CHAIN
 		" 2>/dev/null; do :; done\n"
 		"iptables -w -t mangle -F " VERIFY_CHAIN " 2>/dev/null\n"
@@ -240,11 +240,11 @@ static int restore_check(const struct ap *ap)
 			       brnf_family_names[f], now.global[f], ap->orig.global[f]);
 			bad++;
 		}
-	for (b = 0; b < TB_NBRIDGES && ap->orig.have_bridges; b++)
+	for (b = 0; b < BRNF_NBRIDGES && ap->orig.have_bridges; b++)
 		for (f = 0; f < BRNF_NFAMILIES; f++)
 			if (!now.have_bridges || now.bridge[b][f] != ap->orig.bridge[b][f]) {
 				pr_err("%s: restore: %s nf_call_%s is %d, was %d", ap->h.what,
-				       tb_bridges[b], brnf_family_names[f], now.bridge[b][f],
+				       brnf_bridge_names[b], brnf_family_names[f], now.bridge[b][f],
 				       ap->orig.bridge[b][f]);
 				bad++;
 			}
@@ -276,7 +276,7 @@ int ap_restore(struct ap *ap)
 	char *flush[] = { "nft", "flush", "ruleset", NULL };
 	char *load[] = { "nft", "-f", "/proc/self/fd/0", NULL };
 	char *restore[] = { "iptables-restore", NULL };
-	bool set_bridge[TB_NBRIDGES];
+	bool set_bridge[BRNF_NBRIDGES];
 	char *now = NULL, *out = NULL;
 	unsigned int b;
 	int err, ret = 0;
@@ -284,7 +284,7 @@ int ap_restore(struct ap *ap)
 	if (!ap->saved)
 		return 0;
 	proc_ignore_stop(true);
-	for (b = 0; b < TB_NBRIDGES; b++)
+	for (b = 0; b < BRNF_NBRIDGES; b++)
 		set_bridge[b] = ap->orig.have_bridges;
 	err = ap_switches_set(ap, ap->orig.have_global, ap->orig.global, set_bridge,
 			      ap->orig.bridge);

@@ -27,7 +27,7 @@ struct ap {
 	const struct ap_ops *ops;	/* the backend, from the transport */
 	bool built;			/* brnf's own test bed: nothing to save */
 	bool br_netfilter;		/* /proc/sys/net/bridge on the AP */
-	const char *port[TB_NBRIDGES];	/* tb_bridges[] order */
+	const char *port[BRNF_NBRIDGES];	/* brnf_bridge_names[] order */
 	char uname[300];		/* uname -a */
 	char *openwrt_release;		/* /etc/openwrt_release or NULL */
 	char digest_start[100];		/* "sha256:<hex>" of nft list ruleset */
@@ -48,8 +48,8 @@ int ap_probe(struct ap *ap);
 int ap_switches_get(const struct ap *ap, struct readback *rb);
 /* Set them: global only when set_global, a bridge only when set_bridge[b]. */
 int ap_switches_set(const struct ap *ap, bool set_global, const bool global[BRNF_NFAMILIES],
-		    const bool set_bridge[TB_NBRIDGES],
-		    const bool bridge[TB_NBRIDGES][BRNF_NFAMILIES]);
+		    const bool set_bridge[BRNF_NBRIDGES],
+		    const bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES]);
 /* vals[i] = the AP's sysctl names[i] (dotted), "" when it has none. */
 void ap_sysctls_read(const struct ap *ap, const char *const names[], unsigned int n,
 		     char (*vals)[64]);

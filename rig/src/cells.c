@@ -27,7 +27,7 @@ static enum verdict judge(const struct run *r, struct verification *v, bool mism
 		return VERDICT_NO;
 	if (r->mode != VERIFY_PHYSDEV)
 		return VERDICT_NA;
-	for (b = 0; b < TB_NBRIDGES; b++)
+	for (b = 0; b < BRNF_NBRIDGES; b++)
 		if (v->expected[b] != (v->packets[b] > 0))
 			return VERDICT_NO;
 	return VERDICT_YES;
@@ -78,13 +78,13 @@ static int run_one(struct run *r, size_t i, unsigned int d, unsigned int rep)
 		r->mismatches++;
 	progress_line("%4u %-8s rep %u  %8.1f Mbit/s (%s)  verify %s (%s %" PRIu64 ", %s %" PRIu64
 		      ")  %s", r->order + 1, directions[d], rep, sum / 1e6, rates,
-		      verdict_names[rec.v.result], tb_bridges[0], rec.v.packets[0],
-		      tb_bridges[1], rec.v.packets[1], key);
+		      verdict_names[rec.v.result], brnf_bridge_names[0], rec.v.packets[0],
+		      brnf_bridge_names[1], rec.v.packets[1], key);
 	if (rec.v.result == VERDICT_NO)
 		pr_err("filtering verification failed for row %s (%s rep %u): expected "
 		       "iptables on %s %s, on %s %s; counted %" PRIu64 " and %" PRIu64 " packets",
-		       r->source[i], directions[d], rep, tb_bridges[0],
-		       rec.v.expected[0] ? "yes" : "no", tb_bridges[1],
+		       r->source[i], directions[d], rep, brnf_bridge_names[0],
+		       rec.v.expected[0] ? "yes" : "no", brnf_bridge_names[1],
 		       rec.v.expected[1] ? "yes" : "no", rec.v.packets[0], rec.v.packets[1]);
 	r->order++;
 	return 0;

@@ -163,12 +163,12 @@ static int tb_show(int argc, char **argv)
 	err = brflags_global_get(v);
 	if (!err)
 		printf("global %d %d %d\n", v[0], v[1], v[2]);
-	for (b = 0; b < TB_NBRIDGES && !err; b++) {
-		err = brflags_get(nl, tb_bridges[b], v);
+	for (b = 0; b < BRNF_NBRIDGES && !err; b++) {
+		err = brflags_get(nl, brnf_bridge_names[b], v);
 		if (err == -EOPNOTSUPP)
-			pr_err("kernel does not report nf_call_* of %s", tb_bridges[b]);
+			pr_err("kernel does not report nf_call_* of %s", brnf_bridge_names[b]);
 		if (!err)
-			printf("%s %d %d %d\n", tb_bridges[b], v[0], v[1], v[2]);
+			printf("%s %d %d %d\n", brnf_bridge_names[b], v[0], v[1], v[2]);
 	}
 	nl_leave(nl);
 	return err ? EXIT_ERR : EXIT_OK;

@@ -17,7 +17,7 @@ const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
 	[BRNF_ARPTABLES] = "arptables",
 	[BRNF_NFAMILIES] = NULL,
 };
-const char *const brnf_bridge_names[] = { "br-lan", "br-wlan", NULL };
+const char *const brnf_bridge_names[BRNF_NBRIDGES + 1] = { "br-lan", "br-wlan", NULL };
 const char *const brnf_ruleset_names[] = { "none", "openwrt", "openwrt-flowtable", NULL };
 
 #define MATRIX_MAX_BYTES (1 << 20)
@@ -32,7 +32,7 @@ static int name_index(const char *const *names, const char *v)
 	return -1;
 }
 
-static void join_names(const char *const *names, char *buf, size_t len)
+void matrix_names_join(const char *const *names, char *buf, size_t len)
 {
 	size_t off = 0;
 	int i;
@@ -72,7 +72,7 @@ int matrix_check_bridge(const char *v, char *err, size_t errlen)
 
 	if (name_index(brnf_bridge_names, v) >= 0)
 		return 0;
-	join_names(brnf_bridge_names, known, sizeof(known));
+	matrix_names_join(brnf_bridge_names, known, sizeof(known));
 	seterr(err, errlen, "unknown bridge '%s' (known: %s)", v, known);
 	return -EINVAL;
 }
@@ -83,7 +83,7 @@ int matrix_check_ruleset(const char *v, char *err, size_t errlen)
 
 	if (name_index(brnf_ruleset_names, v) >= 0)
 		return 0;
-	join_names(brnf_ruleset_names, known, sizeof(known));
+	matrix_names_join(brnf_ruleset_names, known, sizeof(known));
 	seterr(err, errlen, "unknown ruleset '%s' (known: %s)", v, known);
 	return -EINVAL;
 }

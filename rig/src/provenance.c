@@ -183,14 +183,14 @@ static struct json_object *switches_json(const struct readback *rb)
 	}
 	json_object_object_add(o, "global", g);
 	br = json_object_new_object();
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		a = NULL;
 		if (rb->have_bridges) {
 			a = json_object_new_array();
 			for (f = 0; f < BRNF_NFAMILIES; f++)
 				json_object_array_add(a, json_object_new_int(rb->bridge[b][f]));
 		}
-		json_object_object_add(br, tb_bridges[b], a);
+		json_object_object_add(br, brnf_bridge_names[b], a);
 	}
 	json_object_object_add(o, "bridges_nf_call", br);
 	return o;

@@ -51,8 +51,8 @@ static struct json_object *readback_json(const struct readback *rb)
 		json_object_object_add(o, "global", flags_array(rb->global));
 	if (rb->have_bridges) {
 		br = json_object_new_object();
-		for (b = 0; b < TB_NBRIDGES; b++)
-			json_object_object_add(br, tb_bridges[b], flags_array(rb->bridge[b]));
+		for (b = 0; b < BRNF_NBRIDGES; b++)
+			json_object_object_add(br, brnf_bridge_names[b], flags_array(rb->bridge[b]));
 		json_object_object_add(o, "bridges", br);
 	}
 	return o;
@@ -64,11 +64,11 @@ static struct json_object *verify_json(const struct verification *v)
 	unsigned int b;
 
 	br = json_object_new_object();
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		one = json_object_new_object();
 		json_object_object_add(one, "expected", json_object_new_boolean(v->expected[b]));
 		json_object_object_add(one, "packets", json_object_new_int64(v->packets[b]));
-		json_object_object_add(br, tb_bridges[b], one);
+		json_object_object_add(br, brnf_bridge_names[b], one);
 	}
 	json_object_object_add(o, "bridges", br);
 	json_object_object_add(o, "result", json_object_new_string(verdict_names[v->result]));

@@ -12,15 +12,15 @@ struct readback {
 	bool have_global;			/* br_netfilter present */
 	bool global[BRNF_NFAMILIES];
 	bool have_bridges;			/* kernel reports IFLA_BR_NF_CALL_* */
-	bool bridge[TB_NBRIDGES][BRNF_NFAMILIES];	/* tb_bridges[] order */
+	bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES];	/* brnf_bridge_names[] order */
 };
 
 enum verdict { VERDICT_NA, VERDICT_YES, VERDICT_NO };
 extern const char *const verdict_names[];	/* "n/a", "yes", "no" */
 
 struct verification {
-	bool expected[TB_NBRIDGES];
-	uint64_t packets[TB_NBRIDGES];
+	bool expected[BRNF_NBRIDGES];
+	uint64_t packets[BRNF_NBRIDGES];
 	enum verdict result;
 };
 

@@ -514,39 +514,67 @@ static int build_spread(struct render_ctx *ctx, const struct table *main, struct
 
 /* ---- what was run (from the raw data and provenance) ---------------------------- */
 
+/* Distinct values in order of appearance, at most a few; a negative one is unknown. */
+#define DISTINCT_MAX 8
+struct distinct {
+	double v[DISTINCT_MAX];
+	size_t n;
+	bool more;		/* there were more than DISTINCT_MAX */
+};
+
 struct summary {
-	char flows[64], duration[64], omit[64], reps[64];
+	struct distinct flows, duration, omit, reps;
 	unsigned int nruns;
 	bool icount;
 };
 
-/* "3 s" or "1 s, 3 s" (distinct values in order of appearance, at most a few, each with
- * @unit; a negative value is "unknown") */
-static void distinct(const double *v, size_t n, const char *unit, char *buf, size_t len)
+static void distinct(const double *v, size_t n, struct distinct *d)
 {
-	double seen[8];
-	size_t ns = 0, i, j, off = 0;
+	size_t i, j;
 
-	buf[0] = '\0';
+	memset(d, 0, sizeof(*d));
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < ns; j++)
-			if (seen[j] == v[i])
+		for (j = 0; j < d->n; j++)
+			if (d->v[j] == v[i])
 				break;
-		if (j < ns)
+		if (j < d->n)
 			continue;
-		if (ns == 8) {
-			snprintf(buf + off, len - off, ", ...");
+		if (d->n == DISTINCT_MAX) {
+			d->more = true;
 			return;
 		}
-		seen[ns++] = v[i];
-		if (v[i] < 0)
-			off += snprintf(buf + off, len - off, "%sunknown", ns > 1 ? ", " : "");
-		else
-			off += snprintf(buf + off, len - off, "%s%g%s", ns > 1 ? ", " : "", v[i],
-					unit);
-		if (off >= len)
-			return;
+		d->v[d->n++] = v[i];
 	}
+}
+
+/* "3 s" or "1 s, 3 s" (each with @unit) */
+static const char *distinct_str(const struct distinct *d, const char *unit, char *buf, size_t len)
+{
+	size_t off = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < d->n && off < len; i++) {
+		if (d->v[i] < 0)
+			off += snprintf(buf + off, len - off, "%sunknown", i ? ", " : "");
+		else
+			off += snprintf(buf + off, len - off, "%s%g%s", i ? ", " : "", d->v[i], unit);
+	}
+	if (d->more && off < len)
+		snprintf(buf + off, len - off, ", ...");
+	return buf;
+}
+
+/* [3] or [1, 3]: numbers (null for unknown), so that matrix.json is typed */
+static struct json_object *distinct_json(const struct distinct *d)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; a && i < d->n; i++)
+		json_object_array_add(a, d->v[i] < 0 ? NULL : d->v[i] == floor(d->v[i]) ?
+				      json_object_new_int64(d->v[i]) :
+				      json_object_new_double(d->v[i]));
+	return a;
 }
 
 static int summarize(struct render_ctx *ctx, struct summary *sm)
@@ -560,16 +588,16 @@ static int summarize(struct render_ctx *ctx, struct summary *sm)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		v[i] = ctx->raw.runs[i].nflows;
-	distinct(v, n, "", sm->flows, sizeof(sm->flows));
+	distinct(v, n, &sm->flows);
 	for (i = 0; i < n; i++)
 		v[i] = ctx->raw.runs[i].duration;
-	distinct(v, n, " s", sm->duration, sizeof(sm->duration));
+	distinct(v, n, &sm->duration);
 	for (i = 0; i < n; i++)
 		v[i] = ctx->raw.runs[i].omit;
-	distinct(v, n, " s", sm->omit, sizeof(sm->omit));
+	distinct(v, n, &sm->omit);
 	for (i = 0; i < ctx->nrows * RAW_NDIRS; i++)
 		v[i] = ctx->rows[i / RAW_NDIRS].cell[i % RAW_NDIRS].n;
-	distinct(v, ctx->nrows * RAW_NDIRS, "", sm->reps, sizeof(sm->reps));
+	distinct(v, ctx->nrows * RAW_NDIRS, &sm->reps);
 	sm->nruns = n;
 	for (i = 0; i < ctx->raw.nparts; i++)
 		sm->icount |= !strcmp(ctx->raw.parts[i].clock, "icount");
@@ -639,6 +667,7 @@ static void print_notes(struct render_ctx *ctx, const struct summary *sm, FILE *
 static int write_md(struct render_ctx *ctx, struct table *main, struct table *spread,
 		    const struct summary *sm, FILE *f)
 {
+	char buf[160];
 	int ret;
 
 	fprintf(f, "# brnf matrix\n\n");
@@ -656,9 +685,11 @@ static int write_md(struct render_ctx *ctx, struct table *main, struct table *sp
 		   "approximation). \"runs in run order\": every run's rate, parts in name "
 		   "order, runs in the order they ran.\n\n");
 	fprintf(f, "## What was run\n\n");
-	fprintf(f, "- flows per run: %s\n- duration: %s, omitted warm-up: %s\n"
-		   "- runs per cell (repetitions, over all parts): %s (%u runs in %zu part%s)\n",
-		sm->flows, sm->duration, sm->omit, sm->reps, sm->nruns, ctx->raw.nparts,
+	fprintf(f, "- flows per run: %s\n", distinct_str(&sm->flows, "", buf, sizeof(buf)));
+	fprintf(f, "- duration: %s", distinct_str(&sm->duration, " s", buf, sizeof(buf)));
+	fprintf(f, ", omitted warm-up: %s\n", distinct_str(&sm->omit, " s", buf, sizeof(buf)));
+	fprintf(f, "- runs per cell (repetitions, over all parts): %s (%u runs in %zu part%s)\n",
+		distinct_str(&sm->reps, "", buf, sizeof(buf)), sm->nruns, ctx->raw.nparts,
 		ctx->raw.nparts == 1 ? "" : "s");
 	print_parts(ctx, f, "- ");
 	if (ctx->nverify_no)
@@ -670,6 +701,7 @@ static int write_md(struct render_ctx *ctx, struct table *main, struct table *sp
 static int write_txt(struct render_ctx *ctx, struct table *main, struct table *spread,
 		     const struct summary *sm, FILE *f)
 {
+	char buf[160];
 	int ret;
 
 	ret = table_print_text(main, f);
@@ -680,8 +712,10 @@ static int write_txt(struct render_ctx *ctx, struct table *main, struct table *s
 	ret = table_print_text(spread, f);
 	if (ret)
 		return ret;
-	fprintf(f, "\nflows %s, duration %s, omit %s, runs per cell %s\n", sm->flows,
-		sm->duration, sm->omit, sm->reps);
+	fprintf(f, "\nflows %s", distinct_str(&sm->flows, "", buf, sizeof(buf)));
+	fprintf(f, ", duration %s", distinct_str(&sm->duration, " s", buf, sizeof(buf)));
+	fprintf(f, ", omit %s", distinct_str(&sm->omit, " s", buf, sizeof(buf)));
+	fprintf(f, ", runs per cell %s\n", distinct_str(&sm->reps, "", buf, sizeof(buf)));
 	if (sm->icount)
 		fprintf(f, "icount: rates measure instructions per byte on a model of an in-order "
 			   "CPU with uniform instruction cost, without caches\n");
@@ -734,10 +768,10 @@ static int write_json(struct render_ctx *ctx, struct table *main, struct table *
 	run = json_object_new_object();
 	if (!run || json_object_object_add(top, "run", run))
 		goto out_put;
-	json_object_object_add(run, "flows", json_object_new_string(sm->flows));
-	json_object_object_add(run, "duration", json_object_new_string(sm->duration));
-	json_object_object_add(run, "omit", json_object_new_string(sm->omit));
-	json_object_object_add(run, "runs_per_cell", json_object_new_string(sm->reps));
+	json_object_object_add(run, "flows", distinct_json(&sm->flows));
+	json_object_object_add(run, "duration_seconds", distinct_json(&sm->duration));
+	json_object_object_add(run, "omit_seconds", distinct_json(&sm->omit));
+	json_object_object_add(run, "runs_per_cell", distinct_json(&sm->reps));
 	json_object_object_add(run, "runs", json_object_new_int64(sm->nruns));
 	json_object_object_add(top, "unit", json_object_new_string("Mbit/s (10^6 bit/s)"));
 	json_object_object_add(top, "baseline",

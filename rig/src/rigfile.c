@@ -78,7 +78,7 @@ static int parse_role_name(const char *v, struct rig_role *r, char *msg, size_t 
 static int parse_bridge(const char *v, struct rig_role *r, char *msg, size_t len)
 {
 	const char *colon = strchr(v, ':');
-	char br[16];
+	char br[16], names[64];
 	unsigned int i;
 	int known = 0;
 
@@ -90,8 +90,9 @@ static int parse_bridge(const char *v, struct rig_role *r, char *msg, size_t len
 	for (i = 0; brnf_bridge_names[i]; i++)
 		known |= !strcmp(brnf_bridge_names[i], br);
 	if (!known || colon - v > 15) {
-		seterr(msg, len, "bridge '%.*s' is not one the matrix knows (br-lan, br-wlan)",
-		       (int)(colon - v) < 40 ? (int)(colon - v) : 40, v);
+		matrix_names_join(brnf_bridge_names, names, sizeof(names));
+		seterr(msg, len, "bridge '%.*s' is not one the matrix knows (%s)",
+		       (int)(colon - v) < 40 ? (int)(colon - v) : 40, v, names);
 		return -EINVAL;
 	}
 	if (check_chars("bridge port", colon + 1, 16, "._-", msg, len))
@@ -226,8 +227,11 @@ static int check_role(const struct rig_role *r, const bool seen[K_NKEYS], char *
 	if (r->kind == RIG_AP) {
 		for (i = 0; brnf_bridge_names[i]; i++)
 			if (!rig_bridge_port(r, brnf_bridge_names[i])) {
+				char names[64];
+
+				matrix_names_join(brnf_bridge_names, names, sizeof(names));
 				seterr(msg, len, "role ap: bridge=%s:PORT is missing (the matrix "
-				       "switches br-lan and br-wlan)", brnf_bridge_names[i]);
+				       "switches %s)", brnf_bridge_names[i], names);
 				return -EINVAL;
 			}
 	}

@@ -22,6 +22,6 @@ int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *sour
 		 enum verify_mode mode, struct readback *rb, bool *mismatch);
 /* IPv4 traffic: bridge b's frames go through iptables iff global iptables
  * or the bridge's own nf_call_iptables. */
-void rowcfg_expected(const struct brnf_row *r, bool exp[TB_NBRIDGES]);
+void rowcfg_expected(const struct brnf_row *r, bool exp[BRNF_NBRIDGES]);
 
 #endif

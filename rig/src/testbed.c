@@ -19,8 +19,9 @@
 #include "util.h"
 
 const char *const tb_role_names[TB_NROLES] = { "ap", "sta", "pc" };
-const char *const tb_bridges[TB_NBRIDGES] = { "br-wlan", "br-lan" };
-const char *const tb_bridge_port[TB_NBRIDGES] = { "wlan0", "eth0" };
+/* br-lan, br-wlan (brnf_bridge_names) */
+const char *const tb_bridge_port[BRNF_NBRIDGES] = { "eth0", "wlan0" };
+static const enum tb_role bridge_peer[BRNF_NBRIDGES] = { TB_PC, TB_STA };
 
 static const struct tb_veth veths[TB_NVETHS] = {
 	{ TB_AP, "wlan0", {} }, { TB_AP, "eth0", {} },
@@ -40,9 +41,9 @@ static const struct {
 	  { "198.18.2.1", "2001:2:0:2::1" } },
 };
 
-static const char *const bridge_addr[TB_NBRIDGES][2] = {
-	{ "198.18.1.1/24", "2001:2:0:1::1/64" },
+static const char *const bridge_addr[BRNF_NBRIDGES][2] = {
 	{ "198.18.2.1/24", "2001:2:0:2::1/64" },
+	{ "198.18.1.1/24", "2001:2:0:1::1/64" },
 };
 
 void testbed_names(struct testbed *tb, const char *prefix)
@@ -74,9 +75,9 @@ static int ns_common(struct nl *nl)
  * MAC would change under sta's ARP cache (IPv4 sends no gratuitous ARP on a change
  * unless arp_notify is set; IPv6 sends an unsolicited NA) and IPv4 would stall: fix it.
  */
-static const unsigned char bridge_mac[TB_NBRIDGES][6] = {
-	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x01 },
+static const unsigned char bridge_mac[BRNF_NBRIDGES][6] = {
 	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x02 },
+	{ 0x02, 0x00, 0xc6, 0x12, 0x00, 0x01 },
 };
 
 static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
@@ -88,28 +89,26 @@ static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 		err = sysctl_write("net.ipv6.conf.all.forwarding", "1");
 	if (err)
 		return err;
-	for (i = 0; i < TB_NBRIDGES; i++) {
-		enum tb_role peer = i == 0 ? TB_STA : TB_PC;
-
-		fd = netns_open(tb->ns[peer]);
+	for (i = 0; i < BRNF_NBRIDGES; i++) {
+		fd = netns_open(tb->ns[bridge_peer[i]]);
 		if (fd < 0)
 			return fd;
 		err = link_add_veth(nl, tb_bridge_port[i], tb_bridge_port[i], fd);
 		close(fd);
 		if (!err)
-			err = link_add_bridge(nl, tb_bridges[i], NULL);
+			err = link_add_bridge(nl, brnf_bridge_names[i], NULL);
 		if (!err && (flags & TB_CHURN))
-			err = link_set_address(nl, tb_bridges[i], bridge_mac[i]);
+			err = link_set_address(nl, brnf_bridge_names[i], bridge_mac[i]);
 		if (!err)
-			err = link_set_master(nl, tb_bridge_port[i], tb_bridges[i]);
+			err = link_set_master(nl, tb_bridge_port[i], brnf_bridge_names[i]);
 		if (!err)
 			err = link_set_up(nl, tb_bridge_port[i]);
 		if (!err)
-			err = link_set_up(nl, tb_bridges[i]);
+			err = link_set_up(nl, brnf_bridge_names[i]);
 		if (!err)
-			err = addr_add(nl, tb_bridges[i], bridge_addr[i][0]);
+			err = addr_add(nl, brnf_bridge_names[i], bridge_addr[i][0]);
 		if (!err)
-			err = addr_add(nl, tb_bridges[i], bridge_addr[i][1]);
+			err = addr_add(nl, brnf_bridge_names[i], bridge_addr[i][1]);
 		if (err)
 			return err;
 	}

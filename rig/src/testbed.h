@@ -18,10 +18,9 @@
 enum tb_role { TB_AP, TB_STA, TB_PC, TB_NROLES };
 extern const char *const tb_role_names[TB_NROLES];	/* "ap", "sta", "pc" */
 
-#define TB_NBRIDGES 2
 #define TB_NVETHS 4
-extern const char *const tb_bridges[TB_NBRIDGES];	/* "br-wlan", "br-lan" */
-extern const char *const tb_bridge_port[TB_NBRIDGES];	/* "wlan0", "eth0" */
+/* The port of each bridge (brnf_bridge_names order): "eth0", "wlan0" */
+extern const char *const tb_bridge_port[BRNF_NBRIDGES];
 #define TB_PC_ADDR4 "198.18.2.2"	/* where the iperf3 servers listen */
 #define TB_STA_ADDR4 "198.18.1.2"
 

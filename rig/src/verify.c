@@ -13,16 +13,16 @@
 #include "verify.h"
 
 /* The match of bridge b's rule, as iptables -S prints it. */
-static void rule_match(const char *const port[TB_NBRIDGES], enum verify_mode mode,
+static void rule_match(const char *const port[BRNF_NBRIDGES], enum verify_mode mode,
 		       unsigned int b, char *buf, size_t len)
 {
 	if (mode == VERIFY_PHYSDEV)
 		snprintf(buf, len, "-m physdev --physdev-in %s", port[b]);
 	else
-		snprintf(buf, len, "-i %s", tb_bridges[b]);
+		snprintf(buf, len, "-i %s", brnf_bridge_names[b]);
 }
 
-int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
+int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
 		   enum verify_mode mode)
 {
 	char rules[1024], match[128];
@@ -33,7 +33,7 @@ int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
 	n = snprintf(rules, sizeof(rules),
 		     "*mangle\n:PREROUTING ACCEPT [0:0]\n:" VERIFY_CHAIN " - [0:0]\n"
 		     "-A PREROUTING -j " VERIFY_CHAIN "\n");
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		rule_match(port, mode, b, match, sizeof(match));
 		n += snprintf(rules + n, sizeof(rules) - n, "-A " VERIFY_CHAIN " %s\n", match);
 	}
@@ -52,14 +52,14 @@ int verify_zero(const struct host *h)
 }
 
 /* "-A brnf_count -m physdev --physdev-in wlan0 -c 12 3456" */
-static int parse_counts(const char *out, const char *const port[TB_NBRIDGES],
-			enum verify_mode mode, uint64_t pkts[TB_NBRIDGES])
+static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
+			enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
 	char match[128], pat[160];
 	const char *line, *c;
 	unsigned int b;
 
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		rule_match(port, mode, b, match, sizeof(match));
 		snprintf(pat, sizeof(pat), "-A " VERIFY_CHAIN " %s -c ", match);
 		line = strstr(out, pat);
@@ -76,8 +76,8 @@ static int parse_counts(const char *out, const char *const port[TB_NBRIDGES],
 	return 0;
 }
 
-int verify_read(const struct host *h, const char *const port[TB_NBRIDGES],
-		enum verify_mode mode, uint64_t pkts[TB_NBRIDGES])
+int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
+		enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
 	char *argv[] = { "iptables", "-w", "-t", "mangle", "-S", VERIFY_CHAIN, "-v", NULL };
 	char *out = NULL;

@@ -21,11 +21,11 @@ enum verify_mode { VERIFY_PHYSDEV, VERIFY_IIF };
 
 /* Load the chain into ns (after the ruleset: nft flush ruleset removes it).
  * Counters start at 0. */
-int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
+int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
 		   enum verify_mode mode);
-/* Packets counted per bridge (tb_bridges[] order). */
-int verify_read(const struct host *h, const char *const port[TB_NBRIDGES],
-		enum verify_mode mode, uint64_t pkts[TB_NBRIDGES]);
+/* Packets counted per bridge (brnf_bridge_names[] order). */
+int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
+		enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES]);
 /* Zero the counters. */
 int verify_zero(const struct host *h);
 
