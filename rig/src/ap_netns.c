@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ap_ops.h"
+#include "apctl.h"
 #include "brflags.h"
 #include "netns.h"
 #include "nl.h"

@@ -8,7 +8,11 @@
 #ifndef BRNF_AP_OPS_H
 #define BRNF_AP_OPS_H
 
-#include "apctl.h"
+#include <stdbool.h>
+#include "matrix.h"
+
+struct ap;
+struct readback;
 
 struct ap_ops {
 	/* uname -a and br_netfilter into ap; bridges and tools present (one line

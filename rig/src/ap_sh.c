@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ap_ops.h"
+#include "apctl.h"
 #include "brflags.h"
 #include "sysctl.h"
 #include "util.h"

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,18 @@ static struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
 	return nlh;
 }
 
+/* Send nlh and wait for the ack; what (printf) names the request in errors. */
+static int link_talk(struct nl *nl, struct nlmsghdr *nlh, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
 /* RTM_NEWLINK creating name of kind; IFLA_LINKINFO and IFLA_INFO_DATA left open. */
 static struct nlmsghdr *newlink_kind(struct nl *nl, const char *name, const char *kind,
 				     struct nlattr **linkinfo, struct nlattr **data)
@@ -78,7 +91,6 @@ int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns
 	struct nlattr *linkinfo, *data, *peer_nest;
 	struct ifinfomsg *pifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = newlink_kind(nl, name, "veth", &linkinfo, &data);
 	peer_nest = nl_nest_start(nlh, VETH_INFO_PEER);
@@ -91,8 +103,7 @@ int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns
 	nl_nest_end(nlh, peer_nest);
 	nl_nest_end(nlh, data);
 	nl_nest_end(nlh, linkinfo);
-	snprintf(what, sizeof(what), "add veth %s peer %s", name, peer);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "add veth %s peer %s", name, peer);
 }
 
 /* The bridge's own netfilter switches (ip/iplink_bridge.c: nf_call_iptables ...). */
@@ -140,7 +151,6 @@ int link_bridge_nf_call_set(struct nl *nl, const char *bridge, const bool v[BRNF
 	struct nlattr *linkinfo, *data;
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_NEWLINK, bridge, &ifm);
 	if (!nlh)
@@ -151,8 +161,7 @@ int link_bridge_nf_call_set(struct nl *nl, const char *bridge, const bool v[BRNF
 	nf_call_put(nlh, v, which);
 	nl_nest_end(nlh, data);
 	nl_nest_end(nlh, linkinfo);
-	snprintf(what, sizeof(what), "set nf_call_* of %s", bridge);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "set nf_call_* of %s", bridge);
 }
 
 struct getlink {
@@ -220,13 +229,11 @@ int link_del(struct nl *nl, const char *name)
 {
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_DELLINK, name, &ifm);
 	if (!nlh)
 		return -ENODEV;
-	snprintf(what, sizeof(what), "delete link %s", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "delete link %s", name);
 }
 
 int link_set_master(struct nl *nl, const char *name, const char *master)
@@ -234,7 +241,6 @@ int link_set_master(struct nl *nl, const char *name, const char *master)
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
 	int idx, midx;
-	char what[96];
 
 	idx = link_index(name);
 	midx = link_index(master);
@@ -243,37 +249,32 @@ int link_set_master(struct nl *nl, const char *name, const char *master)
 	nlh = link_msg(nl, RTM_NEWLINK, 0, &ifm);
 	ifm->ifi_index = idx;
 	nl_put_u32(nlh, IFLA_MASTER, midx);
-	snprintf(what, sizeof(what), "set %s master %s", name, master);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "set %s master %s", name, master);
 }
 
 int link_set_up(struct nl *nl, const char *name)
 {
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_NEWLINK, name, &ifm);
 	if (!nlh)
 		return -ENODEV;
 	ifm->ifi_flags = IFF_UP;
 	ifm->ifi_change = IFF_UP;
-	snprintf(what, sizeof(what), "set %s up", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "set %s up", name);
 }
 
 int link_set_address(struct nl *nl, const char *name, const unsigned char mac[6])
 {
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_NEWLINK, name, &ifm);
 	if (!nlh)
 		return -ENODEV;
 	nl_put(nlh, IFLA_ADDRESS, 6, mac);
-	snprintf(what, sizeof(what), "set address of %s", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "set address of %s", name);
 }
 
 /* "addr/len" into family, bytes and prefix length. */
@@ -311,7 +312,6 @@ int addr_add(struct nl *nl, const char *name, const char *cidr)
 	struct nlmsghdr *nlh;
 	unsigned int plen = 0;
 	int family, idx;
-	char what[128];
 	void *hdr;
 
 	if (parse_prefix(cidr, &family, addr, &plen, true)) {
@@ -334,8 +334,7 @@ int addr_add(struct nl *nl, const char *name, const char *cidr)
 		ifa->ifa_flags = IFA_F_NODAD;
 		nl_put_u32(nlh, IFA_FLAGS, IFA_F_NODAD);
 	}
-	snprintf(what, sizeof(what), "add address %s dev %s", cidr, name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "add address %s dev %s", cidr, name);
 }
 
 int route_add_default(struct nl *nl, const char *gw)
@@ -344,7 +343,6 @@ int route_add_default(struct nl *nl, const char *gw)
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	unsigned int plen;
-	char what[96];
 	int family;
 	void *hdr;
 
@@ -362,6 +360,5 @@ int route_add_default(struct nl *nl, const char *gw)
 	rtm->rtm_type = RTN_UNICAST;
 	nl_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
 	nl_put(nlh, RTA_GATEWAY, family == AF_INET ? 4 : 16, addr);
-	snprintf(what, sizeof(what), "add default route via %s", gw);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "add default route via %s", gw);
 }

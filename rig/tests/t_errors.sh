@@ -85,8 +85,8 @@ check "iperf3 missing: exit 1 with one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l 
 # matrix-kernels (scripts/ab-matrix): kernels in order, row counts, FILE:LINE errors.
 check "matrix-kernels lists the kernels of ab.matrix" \
 	test "$("$BRNF" matrix-kernels "$TOPDIR/rig/matrices/ab.matrix" | tr '\n' ' ')" = "nobrnf legacy vanilla bypass ondemand "
-check "matrix-kernels --count" \
-	test "$("$BRNF" matrix-kernels --count vanilla "$TOPDIR/rig/matrices/ab.matrix")" = 3
+check "matrix-kernels --rows-of" \
+	test "$("$BRNF" matrix-kernels --rows-of vanilla "$TOPDIR/rig/matrices/ab.matrix")" = 3
 set +e
 "$BRNF" matrix-kernels "$TMPD/bad.matrix" 2> "$TMPD/err"; rc=$?
 set -e

@@ -155,7 +155,7 @@ check "shipped rig files parse" sh -c "'$BRNF' rig check '$TOPDIR/rig/rigs/netns
 	'$BRNF' rig check '$TOPDIR/rig/rigs/openwrt-example.rig' > /dev/null"
 rig ok ""
 check "brnf rig ping reaches the AP over ssh (from pc)" \
-	sh -c "ip netns exec '$PC' '$BRNF' rig ping '$TMPD/ok.rig' --role ap --count 3 | grep -q 'ap .*ssh .*mean'"
+	sh -c "ip netns exec '$PC' '$BRNF' rig ping '$TMPD/ok.rig' --role ap --repeat 3 | grep -q 'ap .*ssh .*mean'"
 
 # --- one-second default matrix over ssh
 ap_state > "$TMPD/state.before"
