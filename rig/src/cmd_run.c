@@ -76,6 +76,13 @@ static int set_count(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_local_ap(void *ctx, const char *v)
+{
+	(void)v;
+	((struct run_cfg *)ctx)->local_ap = true;
+	return 0;
+}
+
 static int set_no_render(void *ctx, const char *v)
 {
 	(void)v;
@@ -102,6 +109,9 @@ const struct opt run_opts[] = {
 	  " an existing one gets a new part", set_out },
 	{ "--part", "NAME", "raw/<NAME> inside the results directory (default running)",
 	  set_part },
+	{ "--local-ap", NULL, "allow a rig whose ap is transport=local, this machine: the run"
+	  " replaces its nft ruleset and iptables mangle table (saved, restored at the end)",
+	  set_local_ap },
 	{ "--no-render", NULL, "write raw data only (QEMU guests; the host renders)",
 	  set_no_render },
 	{ "--kernel-label", "NAME", "what rows with kernel=running are called, and which"
@@ -186,6 +196,19 @@ static int rows_prepare(struct run *r)
 	return 0;
 }
 
+/* An AP with transport=local is the machine brnf runs on: only when asked. */
+static bool local_ap_refused(const struct run *r)
+{
+	const struct rig_role *ap = rig_role(&r->rig, "ap");
+
+	if (ap->transport != RIG_LOCAL || r->c.local_ap)
+		return false;
+	pr_err("%s:%u: role ap transport=local is this machine: a run replaces its nft ruleset "
+	       "and its iptables mangle table (saved first, restored at the end); give "
+	       "--local-ap to allow that", r->rig_path, ap->line);
+	return true;
+}
+
 static void run_free(struct run *r)
 {
 	matrix_free(&r->m);
@@ -249,6 +272,20 @@ int cmd_run(int argc, char **argv)
 		free(r);
 		return EXIT_USAGE;
 	}
+	/* Names that reach the records and the results directory: refused now, not
+	 * when the tables are rendered at the end, and before anything changes. */
+	if (matrix_check_name("--kernel-label", r->c.kernel_label, err_msg, sizeof(err_msg)) ||
+	    (r->c.only_kernel && matrix_check_name("--only-kernel", r->c.only_kernel, err_msg,
+						    sizeof(err_msg)))) {
+		pr_err("%s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (results_check_part(r->c.part, err_msg, sizeof(err_msg))) {
+		pr_err("--part: %s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
 	if (r->c.only_kernel)
 		r->c.kernel_label = r->c.only_kernel;
 	if (r->c.matrix)
@@ -268,6 +305,10 @@ int cmd_run(int argc, char **argv)
 	err = rig_parse_file(r->rig_path, &r->rig, err_msg, sizeof(err_msg));
 	if (err) {
 		pr_err("%s", err_msg);
+		goto out_free;
+	}
+	if (local_ap_refused(r)) {
+		ret = EXIT_USAGE;
 		goto out_free;
 	}
 	if (r->c.offloads && !r->rig.testbed) {

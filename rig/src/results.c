@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The results directory (see results.h). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,13 +23,40 @@ void results_default_dir(char *buf, size_t len)
 	snprintf(buf, len, "results/%s-%s-netns", date, u.release);
 }
 
+int results_check_part(const char *part, char *err, size_t errlen)
+{
+	const char *p;
+
+	if (!*part || strlen(part) >= RESULTS_PART_LEN) {
+		seterr(err, errlen, "'%.40s': want 1 to %d characters", part, RESULTS_PART_LEN - 1);
+		return -EINVAL;
+	}
+	if (part[0] == '.' || part[0] == '-') {
+		seterr(err, errlen, "'%s' must not start with '%c'", part, part[0]);
+		return -EINVAL;
+	}
+	for (p = part; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p)) {
+			seterr(err, errlen, "bad character '%c' (0x%02x) in '%s' (letters, digits "
+			       "and ._+- only)", isprint((unsigned char)*p) ? *p : '?',
+			       (unsigned char)*p, part);
+			return -EINVAL;
+		}
+	if (strstr(part, ".tmp.")) {
+		seterr(err, errlen, "'%s': .tmp. marks a part still being written", part);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int results_open(struct results *r, const char *dir, const char *part)
 {
+	char msg[200];
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	if (!*part || strchr(part, '/') || part[0] == '.') {
-		pr_err("--part %s: not a plain name", part);
+	if (results_check_part(part, msg, sizeof(msg))) {
+		pr_err("--part: %s", msg);
 		return -EINVAL;
 	}
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);

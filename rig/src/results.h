@@ -18,6 +18,11 @@ struct results {
 	bool whole;		/* we made dir (rename top), or added a part */
 };
 
+#define RESULTS_PART_LEN 128
+
+/* A part name: letters, digits and ._+- , not starting with . or -, no ".tmp.".
+ * 0 or -EINVAL with what is wrong in err. */
+int results_check_part(const char *part, char *err, size_t errlen);
 int results_open(struct results *r, const char *dir, const char *part);
 /* <part>/runs/<NNNN>-<direction>, created. */
 int results_run_dir(struct results *r, unsigned int order, const char *direction,
