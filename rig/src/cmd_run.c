@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmds.h"
 #include "lock.h"
@@ -325,19 +324,8 @@ int cmd_run(int argc, char **argv)
 	if (rows_prepare(r) || preflight_tools(r))
 		goto out_free;
 	if (!r->c.out) {
-		results_default_dir(defdir, sizeof(defdir));
-		if (!r->rig.testbed) {
-			/* results/<date>-<rig name>: the AP's kernel is not known yet */
-			const char *base = strrchr(r->rig_path, '/'), *end;
-			time_t t = time(NULL);
-			char date[32];
-
-			base = base ? base + 1 : r->rig_path;
-			end = strstr(base, ".rig");
-			strftime(date, sizeof(date), "%Y-%m-%dT%H%M%SZ", gmtime(&t));
-			snprintf(defdir, sizeof(defdir), "results/%s-%.*s", date,
-				 end ? (int)(end - base) : (int)strlen(base), base);
-		}
+		if (results_default_dir(defdir, sizeof(defdir), r->rig.testbed ? NULL : r->rig_path))
+			goto out_free;
 		r->c.out = defdir;
 	}
 	if (lock_take())

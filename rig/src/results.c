@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -12,15 +13,53 @@
 #include "results.h"
 #include "util.h"
 
-void results_default_dir(char *buf, size_t len)
+/* Taken: it exists, or a run is writing it (<path>.tmp.<pid>). */
+static bool dir_taken(const char *path)
 {
-	struct utsname u;
-	char date[32];
-	time_t t = time(NULL);
+	char pat[1100];
+	glob_t g;
+	bool taken;
 
-	uname(&u);
+	if (path_exists(path))
+		return true;
+	snprintf(pat, sizeof(pat), "%s.tmp.*", path);
+	taken = glob(pat, GLOB_NOSORT, NULL, &g) == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	return taken;
+}
+
+int results_default_dir(char *buf, size_t len, const char *rig_path)
+{
+	char base[900], date[32];
+	time_t t = time(NULL);
+	struct utsname u;
+	unsigned int n;
+
 	strftime(date, sizeof(date), "%Y-%m-%dT%H%M%SZ", gmtime(&t));
-	snprintf(buf, len, "results/%s-%s-netns", date, u.release);
+	if (rig_path) {
+		/* the AP's kernel is not known yet: the rig file's name */
+		const char *name = strrchr(rig_path, '/'), *end;
+
+		name = name ? name + 1 : rig_path;
+		end = strstr(name, ".rig");
+		snprintf(base, sizeof(base), "results/%s-%.*s", date,
+			 end ? (int)(end - name) : (int)strlen(name), name);
+	} else {
+		uname(&u);
+		snprintf(base, sizeof(base), "results/%s-%s-netns", date, u.release);
+	}
+	snprintf(buf, len, "%s", base);
+	for (n = 2; dir_taken(buf); n++) {
+		if (n > 999) {
+			pr_err("%s: it and %s-2 .. %s-999 are all taken; choose --out", base, base,
+			       base);
+			return -EEXIST;
+		}
+		snprintf(buf, len, "%s-%u", base, n);
+	}
+	if (n > 2)
+		fprintf(stderr, "brnf: %s is taken; this run writes %s\n", base, buf);
+	return 0;
 }
 
 int results_check_part(const char *part, char *err, size_t errlen)

@@ -31,7 +31,10 @@ int results_run_dir(struct results *r, unsigned int order, const char *direction
 int results_commit(struct results *r);
 /* Remove what we wrote (on error or signal). */
 void results_abort(struct results *r);
-/* Default: results/<UTC date>-<uname -r>-netns */
-void results_default_dir(char *buf, size_t len);
+/* The default results directory: results/<UTC date and time>-<uname -r>-netns,
+ * or results/<UTC date and time>-<rig file name> for a rig (rig_path not NULL);
+ * when that is taken (it exists, or <it>.tmp.* is being written), the same with
+ * -2, -3, ... (one line says so). 0 or -EEXIST with a message. */
+int results_default_dir(char *buf, size_t len, const char *rig_path);
 
 #endif
