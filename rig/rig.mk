@@ -26,14 +26,17 @@ $(BUILD)/bin/brnf: $(RIG_OBJS)
 	@mkdir -p $(dir $@)
 	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
 
-# The version is baked into version.o only; rebuild it when HEAD moves.
-$(RIG_OBJDIR)/version.o: RIG_CFLAGS += -DBRNF_VERSION='"$(RIG_VERSION)"' \
+# The version is baked into version.o only; rebuild it when HEAD moves. Not through
+# RIG_CFLAGS, which rig-itest-san sets on the command line (a relative data directory
+# would send brnf looking for rig/ wherever it runs).
+$(RIG_OBJDIR)/version.o: RIG_OBJ_FLAGS = -DBRNF_VERSION='"$(RIG_VERSION)"' \
 	-DBRNF_DATADIR='"$(RIG_DIR)"'
-$(RIG_OBJDIR)/version.o: $(wildcard $(TOP)/.git/HEAD $(TOP)/.git/index)
+RIG_GIT_DIR := $(shell git -C $(TOP) rev-parse --absolute-git-dir 2>/dev/null)
+$(RIG_OBJDIR)/version.o: $(wildcard $(RIG_GIT_DIR)/HEAD $(RIG_GIT_DIR)/index)
 
 $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_CFLAGS) -c -o $@ $<
+	$(RIG_CC) $(RIG_CFLAGS) $(RIG_OBJ_FLAGS) -c -o $@ $<
 
 -include $(RIG_OBJS:.o=.d)
 

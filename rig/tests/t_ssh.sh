@@ -384,18 +384,7 @@ if start_sshd hostile "$PC" 198.18.2.2:2222 "$norc && $ash && $hostile"; then
 else
 	not_ok "hostile pid file: sshd on the pc (:2222) sees it"
 fi
-mkdir -p "$TMPD/failbin"
-cat > "$TMPD/failbin/iperf3" <<'EOS'
-#!/bin/sh
-for a in "$@"; do
-	if [ "$a" = -c ]; then
-		printf '{\n\t"start": {},\n\t"error": "stand-in client: no connection"\n}\n'
-		exit 1
-	fi
-done
-exec /usr/bin/iperf3 "$@"
-EOS
-chmod +x "$TMPD/failbin/iperf3"
+failing_iperf3 "$TMPD/failbin"
 rig hostile "" "role=sta transport=netns netns=$STA addr=198.18.1.2" \
 	"role=pc transport=ssh dest=root@198.18.2.2 port=2222 $SSHOPT addr=198.18.2.2"
 printf 'global=0 local=-\n' > "$TMPD/one.matrix"
