@@ -104,8 +104,8 @@ const struct opt run_opts[] = {
 	  " br_netfilter is, verifies filtering) or iif (\"-i\" rules as on a kernel"
 	  " without it: the same per-packet rule cost everywhere, verification n/a)",
 	  set_count },
-	{ "--out", "DIR", "results directory (default results/<date>-<uname -r>-netns);"
-	  " an existing one gets a new part", set_out },
+	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
+	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
 	{ "--part", "NAME", "raw/<NAME> inside the results directory (default running)",
 	  set_part },
 	{ "--local-ap", NULL, "allow a rig whose ap is transport=local, this machine: the run"
@@ -328,6 +328,8 @@ int cmd_run(int argc, char **argv)
 			goto out_free;
 		r->c.out = defdir;
 	}
+	if (results_check(r->c.out, r->c.part))
+		goto out_free;
 	if (lock_take())
 		goto out_free;
 	lock_reap_stale(false);

@@ -18,7 +18,8 @@ struct cmd;
 static const char run_more[] =
 	"\n      Rig file (--rig): one role per line, whitespace separated key=value, '#' comments:\n"
 	"        role=ap|sta|pc|sta2..sta9|pc2..pc9   (ap, sta and pc needed; each once)\n"
-	"        transport=netns|ssh|local            (default netns)\n"
+	"        transport=netns|ssh|local            (default netns; a local ap only with\n"
+	"                                             --local-ap: its firewall is replaced)\n"
 	"        netns=NAME        netns: an existing /run/netns/NAME (brnf*); without it\n"
 	"                          every role is in the test bed brnf builds (rig/rigs/netns.rig)\n"
 	"        dest=[USER@]HOST  ssh: destination; port=N (-p), identity=PATH (-i),\n"

@@ -88,26 +88,43 @@ int results_check_part(const char *part, char *err, size_t errlen)
 	return 0;
 }
 
-int results_open(struct results *r, const char *dir, const char *part)
+/* dir without trailing slashes, and dir/raw/part */
+static void names(struct results *r, const char *dir, const char *part)
 {
-	char msg[200];
-	int err;
-
 	memset(r, 0, sizeof(*r));
-	if (results_check_part(part, msg, sizeof(msg))) {
-		pr_err("--part: %s", msg);
-		return -EINVAL;
-	}
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	while (strlen(r->dir) > 1 && r->dir[strlen(r->dir) - 1] == '/')
 		r->dir[strlen(r->dir) - 1] = '\0';
 	snprintf(r->part_final, sizeof(r->part_final), "%s/raw/%s", r->dir, part);
+}
+
+int results_check(const char *dir, const char *part)
+{
+	struct results r;
+	char msg[200];
+
+	if (results_check_part(part, msg, sizeof(msg))) {
+		pr_err("--part: %s", msg);
+		return -EINVAL;
+	}
+	names(&r, dir, part);
+	if (path_exists(r.part_final)) {
+		pr_err("%s exists already; choose another --part or --out", r.part_final);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int results_open(struct results *r, const char *dir, const char *part)
+{
+	int err;
+
+	err = results_check(dir, part);
+	if (err)
+		return err;
+	names(r, dir, part);
 	if (path_exists(r->dir)) {
 		/* Add a part to an existing results directory. */
-		if (path_exists(r->part_final)) {
-			pr_err("%s exists already; choose another --part or --out", r->part_final);
-			return -EEXIST;
-		}
 		r->whole = false;
 		snprintf(r->top, sizeof(r->top), "%s", r->dir);
 		snprintf(r->part, sizeof(r->part), "%s/raw/%s.tmp.%d", r->dir, part, getpid());

@@ -23,6 +23,9 @@ struct results {
 /* A part name: letters, digits and ._+- , not starting with . or -, no ".tmp.".
  * 0 or -EINVAL with what is wrong in err. */
 int results_check_part(const char *part, char *err, size_t errlen);
+/* The part name is good and dir/raw/<part> does not exist yet (one line if not):
+ * checked before a run changes anything, and again by results_open(). */
+int results_check(const char *dir, const char *part);
 int results_open(struct results *r, const char *dir, const char *part);
 /* <part>/runs/<NNNN>-<direction>, created. */
 int results_run_dir(struct results *r, unsigned int order, const char *direction,
