@@ -35,44 +35,33 @@ OPT_SETTER(set_part, part)
 OPT_SETTER(set_label, kernel_label)
 OPT_SETTER(set_only, only_kernel)
 
-static int set_flows(void *ctx, const char *v)
-{
-	return parse_uint(v, 1, IPERF_MAX_FLOWS, &((struct run_cfg *)ctx)->flows);
-}
+#define UINT_SETTER(fn, field, min, max) \
+	static int fn(void *ctx, const char *v) \
+	{ \
+		return parse_uint(v, min, max, &((struct run_cfg *)ctx)->field); \
+	}
+UINT_SETTER(set_flows, flows, 1, IPERF_MAX_FLOWS)
+UINT_SETTER(set_time, time, 1, 3600)
+UINT_SETTER(set_omit, omit, 0, 600)
+UINT_SETTER(set_reps, reps, 1, 1000)
 
-static int set_time(void *ctx, const char *v)
+/* v is one of two words; *is_second says which. */
+static int one_of(const char *v, const char *first, const char *second, bool *is_second)
 {
-	return parse_uint(v, 1, 3600, &((struct run_cfg *)ctx)->time);
-}
-
-static int set_omit(void *ctx, const char *v)
-{
-	return parse_uint(v, 0, 600, &((struct run_cfg *)ctx)->omit);
-}
-
-static int set_reps(void *ctx, const char *v)
-{
-	return parse_uint(v, 1, 1000, &((struct run_cfg *)ctx)->reps);
+	if (strcmp(v, first) && strcmp(v, second))
+		return -EINVAL;
+	*is_second = !strcmp(v, second);
+	return 0;
 }
 
 static int set_offloads(void *ctx, const char *v)
 {
-	struct run_cfg *c = ctx;
-
-	if (strcmp(v, "on") && strcmp(v, "off"))
-		return -EINVAL;
-	c->offloads = !strcmp(v, "on");
-	return 0;
+	return one_of(v, "off", "on", &((struct run_cfg *)ctx)->offloads);
 }
 
 static int set_count(void *ctx, const char *v)
 {
-	struct run_cfg *c = ctx;
-
-	if (strcmp(v, "physdev") && strcmp(v, "iif"))
-		return -EINVAL;
-	c->count_iif = !strcmp(v, "iif");
-	return 0;
+	return one_of(v, "physdev", "iif", &((struct run_cfg *)ctx)->count_iif);
 }
 
 static int set_local_ap(void *ctx, const char *v)
