@@ -182,7 +182,7 @@ static int restore_script_write(struct ap *ap)
 	snprintf(ap->restore_sh, sizeof(ap->restore_sh), BRNF_RUN_DIR "/%d.ap-restore.sh",
 		 getpid());
 	if (!err)
-		err = write_file(ap->restore_sh, buf, len);
+		err = file_write(ap->restore_sh, buf, len, 0600);	/* the router's firewall */
 	if (err) {
 		pr_err("write %s: %s", ap->restore_sh, strerror(-err));
 		ap->restore_sh[0] = '\0';

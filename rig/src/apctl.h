@@ -57,7 +57,7 @@ void ap_sysctls_read(const struct ap *ap, const char *const names[], unsigned in
 int ap_ruleset_digest(const struct ap *ap, char *buf, size_t len);
 /* Save what a run changes; restore it and compare (error when different).
  * ap_save() also writes the saved state as a POSIX sh script to
- * /run/brnf/<pid>.ap-restore.sh (for a run that is SIGKILLed: `ssh
+ * /run/brnf/<pid>.ap-restore.sh, mode 0600 (for a run that is SIGKILLed: `ssh
  * AP sh < FILE`); ap_restore() removes it once the AP reads back as saved. */
 int ap_save(struct ap *ap);
 int ap_restore(struct ap *ap);

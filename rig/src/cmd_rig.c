@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "host.h"
+#include "netns.h"
 #include "proc.h"
 #include "rigfile.h"
 #include "util.h"
@@ -90,6 +92,14 @@ int cmd_rig(int argc, char **argv)
 		pr_err("usage: brnf rig check|ping FILE [--repeat N] [--role NAME]");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(pos[0], "ping")) {
+		/* check only parses (any user); ping runs commands and can be stopped */
+		if (netns_init()) {
+			pr_err("cannot open /proc/self/ns/net");
+			return EXIT_ERR;
+		}
+		signals_install();
+	}
 	rig = calloc(1, sizeof(*rig));
 	if (!rig)
 		return EXIT_ERR;
@@ -112,12 +122,21 @@ int cmd_rig(int argc, char **argv)
 			printf("%-5s netns  (the test bed brnf builds; nothing to ping)\n", r->name);
 			continue;
 		}
+		if (r->transport == RIG_NETNS && geteuid() != 0) {
+			pr_err("role %s: transport=netns needs root (entering a namespace)",
+			       r->name);
+			ret = EXIT_ERR;
+			continue;
+		}
 		if (ping_role(r, c.repeat))
 			ret = EXIT_ERR;
 	}
 	if (!strcmp(pos[0], "check"))
 		printf("# %s: %u roles, %s\n", pos[1], rig->nroles,
 		       rig->testbed ? "the namespace test bed" : "reached as above");
+	if (!strcmp(pos[0], "check") && rig_role(rig, "ap")->transport == RIG_LOCAL)
+		printf("# ap is transport=local, this machine: brnf run replaces its nft ruleset "
+		       "and iptables mangle table, and runs only with --local-ap\n");
 	hosts_cleanup();
 	free(rig);
 	return ret;

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmds.h"
 #include "lock.h"
@@ -36,43 +35,39 @@ OPT_SETTER(set_part, part)
 OPT_SETTER(set_label, kernel_label)
 OPT_SETTER(set_only, only_kernel)
 
-static int set_flows(void *ctx, const char *v)
-{
-	return parse_uint(v, 1, IPERF_MAX_FLOWS, &((struct run_cfg *)ctx)->flows);
-}
+#define UINT_SETTER(fn, field, min, max) \
+	static int fn(void *ctx, const char *v) \
+	{ \
+		return parse_uint(v, min, max, &((struct run_cfg *)ctx)->field); \
+	}
+UINT_SETTER(set_flows, flows, 1, IPERF_MAX_FLOWS)
+UINT_SETTER(set_time, time, 1, 3600)
+UINT_SETTER(set_omit, omit, 0, 600)
+UINT_SETTER(set_reps, reps, 1, 1000)
 
-static int set_time(void *ctx, const char *v)
+/* v is one of two words; *is_second says which. */
+static int one_of(const char *v, const char *first, const char *second, bool *is_second)
 {
-	return parse_uint(v, 1, 3600, &((struct run_cfg *)ctx)->time);
-}
-
-static int set_omit(void *ctx, const char *v)
-{
-	return parse_uint(v, 0, 600, &((struct run_cfg *)ctx)->omit);
-}
-
-static int set_reps(void *ctx, const char *v)
-{
-	return parse_uint(v, 1, 1000, &((struct run_cfg *)ctx)->reps);
+	if (strcmp(v, first) && strcmp(v, second))
+		return -EINVAL;
+	*is_second = !strcmp(v, second);
+	return 0;
 }
 
 static int set_offloads(void *ctx, const char *v)
 {
-	struct run_cfg *c = ctx;
-
-	if (strcmp(v, "on") && strcmp(v, "off"))
-		return -EINVAL;
-	c->offloads = !strcmp(v, "on");
-	return 0;
+	return one_of(v, "off", "on", &((struct run_cfg *)ctx)->offloads);
 }
 
 static int set_count(void *ctx, const char *v)
 {
-	struct run_cfg *c = ctx;
+	return one_of(v, "physdev", "iif", &((struct run_cfg *)ctx)->count_iif);
+}
 
-	if (strcmp(v, "physdev") && strcmp(v, "iif"))
-		return -EINVAL;
-	c->count_iif = !strcmp(v, "iif");
+static int set_local_ap(void *ctx, const char *v)
+{
+	(void)v;
+	((struct run_cfg *)ctx)->local_ap = true;
 	return 0;
 }
 
@@ -98,10 +93,13 @@ const struct opt run_opts[] = {
 	  " br_netfilter is, verifies filtering) or iif (\"-i\" rules as on a kernel"
 	  " without it: the same per-packet rule cost everywhere, verification n/a)",
 	  set_count },
-	{ "--out", "DIR", "results directory (default results/<date>-<uname -r>-netns);"
-	  " an existing one gets a new part", set_out },
+	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
+	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
 	{ "--part", "NAME", "raw/<NAME> inside the results directory (default running)",
 	  set_part },
+	{ "--local-ap", NULL, "allow a rig whose ap is transport=local, this machine: the run"
+	  " replaces its nft ruleset and iptables mangle table (saved, restored at the end)",
+	  set_local_ap },
 	{ "--no-render", NULL, "write raw data only (QEMU guests; the host renders)",
 	  set_no_render },
 	{ "--kernel-label", "NAME", "what rows with kernel=running are called, and which"
@@ -186,6 +184,19 @@ static int rows_prepare(struct run *r)
 	return 0;
 }
 
+/* An AP with transport=local is the machine brnf runs on: only when asked. */
+static bool local_ap_refused(const struct run *r)
+{
+	const struct rig_role *ap = rig_role(&r->rig, "ap");
+
+	if (ap->transport != RIG_LOCAL || r->c.local_ap)
+		return false;
+	pr_err("%s:%u: role ap transport=local is this machine: a run replaces its nft ruleset "
+	       "and its iptables mangle table (saved first, restored at the end); give "
+	       "--local-ap to allow that", r->rig_path, ap->line);
+	return true;
+}
+
 static void run_free(struct run *r)
 {
 	matrix_free(&r->m);
@@ -249,6 +260,20 @@ int cmd_run(int argc, char **argv)
 		free(r);
 		return EXIT_USAGE;
 	}
+	/* Names that reach the records and the results directory: refused now, not
+	 * when the tables are rendered at the end, and before anything changes. */
+	if (matrix_check_name("--kernel-label", r->c.kernel_label, err_msg, sizeof(err_msg)) ||
+	    (r->c.only_kernel && matrix_check_name("--only-kernel", r->c.only_kernel, err_msg,
+						    sizeof(err_msg)))) {
+		pr_err("%s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (results_check_part(r->c.part, err_msg, sizeof(err_msg))) {
+		pr_err("--part: %s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
 	if (r->c.only_kernel)
 		r->c.kernel_label = r->c.only_kernel;
 	if (r->c.matrix)
@@ -270,6 +295,10 @@ int cmd_run(int argc, char **argv)
 		pr_err("%s", err_msg);
 		goto out_free;
 	}
+	if (local_ap_refused(r)) {
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
 	if (r->c.offloads && !r->rig.testbed) {
 		pr_err("--offloads: only for the namespace test bed (%s sets up no veths)",
 		       r->rig_path);
@@ -284,21 +313,12 @@ int cmd_run(int argc, char **argv)
 	if (rows_prepare(r) || preflight_tools(r))
 		goto out_free;
 	if (!r->c.out) {
-		results_default_dir(defdir, sizeof(defdir));
-		if (!r->rig.testbed) {
-			/* results/<date>-<rig name>: the AP's kernel is not known yet */
-			const char *base = strrchr(r->rig_path, '/'), *end;
-			time_t t = time(NULL);
-			char date[32];
-
-			base = base ? base + 1 : r->rig_path;
-			end = strstr(base, ".rig");
-			strftime(date, sizeof(date), "%Y-%m-%dT%H%M%SZ", gmtime(&t));
-			snprintf(defdir, sizeof(defdir), "results/%s-%.*s", date,
-				 end ? (int)(end - base) : (int)strlen(base), base);
-		}
+		if (results_default_dir(defdir, sizeof(defdir), r->rig.testbed ? NULL : r->rig_path))
+			goto out_free;
 		r->c.out = defdir;
 	}
+	if (results_check(r->c.out, r->c.part))
+		goto out_free;
 	if (lock_take())
 		goto out_free;
 	lock_reap_stale(false);

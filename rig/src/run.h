@@ -27,6 +27,7 @@ struct run_cfg {
 	const char *out;
 	const char *part;
 	bool no_render;
+	bool local_ap;		/* --local-ap: the rig's ap may be this machine */
 	const char *kernel_label;
 	const char *only_kernel;
 };

@@ -204,14 +204,18 @@ out_remove:
 
 int testbed_up(struct testbed *tb, bool offloads_on, bool keep)
 {
+	const char *ns[TB_NROLES];
 	char prefix[32];
+	unsigned int r;
 	int err;
 
 	memset(tb, 0, sizeof(*tb));
 	snprintf(prefix, sizeof(prefix), NETNS_PREFIX "%d", getpid());
 	testbed_names(tb, prefix);
 	tb->offloads_on = offloads_on;
-	err = lock_claim(tb->prefix, keep);
+	for (r = 0; r < TB_NROLES; r++)
+		ns[r] = tb->ns[r];
+	err = lock_claim(tb->prefix, ns, TB_NROLES, keep);
 	if (err)
 		return err;
 	err = testbed_make(tb, TB_OFFLOADS);

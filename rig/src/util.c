@@ -143,8 +143,7 @@ int sha256_file(const char *path, char hex[65])
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	brnf_stop = 1;
+	brnf_stop = sig;
 }
 
 void signals_install(void)

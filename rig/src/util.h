@@ -45,7 +45,9 @@ double now_sec(void);
 int sha256_file(const char *path, char hex[65]);
 int sha256_buf(const void *buf, size_t len, char hex[65]);
 
-/* Set by the SIGINT/SIGTERM handler; loops check it and unwind. */
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asks brnf to stop, 0 until one came;
+ * loops check it and unwind, and brnf exits with 128 + it, as a shell reports a
+ * process killed by it (130 for Ctrl-C, 143 for SIGTERM). */
 extern volatile sig_atomic_t brnf_stop;
 void signals_install(void);
 

@@ -50,18 +50,8 @@ fi
 
 # A failing flow (iperf3 client error JSON, exit 1) and a missing iperf3:
 # stand-ins on PATH, the real nft/iptables next to them.
-mkdir -p "$TMPD/bin" "$TMPD/noiperf"
-cat > "$TMPD/bin/iperf3" <<'EOS'
-#!/bin/sh
-for a in "$@"; do
-	if [ "$a" = -c ]; then
-		printf '{\n\t"start": {},\n\t"error": "unable to connect to server: Connection refused"\n}\n'
-		exit 1
-	fi
-done
-exec /usr/bin/iperf3 "$@"
-EOS
-chmod +x "$TMPD/bin/iperf3"
+mkdir -p "$TMPD/noiperf"
+failing_iperf3 "$TMPD/bin"
 printf 'global=0 local=-\n' > "$TMPD/one.matrix"
 set +e
 PATH="$TMPD/bin:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \

@@ -185,7 +185,7 @@ check "provenance: the kernel under test is the AP's (uname -a over ssh)" \
 check "brnf render renders a run over ssh" sh -c "'$BRNF' render '$TMPD/ssh' > /dev/null && test -s '$TMPD/ssh/matrix.md'"
 check "provenance: the rig's roles" test "$(jq -r '.testbed.kind + " " + (.testbed.roles | length | tostring)' "$PROV")" = "rig 3"
 check "no ssh connection or control directory left" no_ssh_left
-check "no iperf3 pid file left on the AP side" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+check "no iperf3 state directory left on the remote side" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
 # --- the same matrix over the namespace transport: read-back and verification agree
 set +e
@@ -294,6 +294,8 @@ started() { ls -d "$TMPD"/t.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
 if wait_for 60 started; then ok "SIGTERM: run over ssh started"; else not_ok "SIGTERM: run over ssh started"; fi
 sleep 1
 check "SIGTERM: the saved state is also a script in /run/brnf" test -s "/run/brnf/$pid.ap-restore.sh"
+check "SIGTERM: the script (the router's firewall) is mode 0600" \
+	test "$(stat -c %a "/run/brnf/$pid.ap-restore.sh")" = 600
 ap_state > "$TMPD/state.mid"
 check "SIGTERM: the AP was changed meanwhile" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.mid'"
 kill -TERM "$pid"
@@ -301,7 +303,7 @@ set +e
 wait "$pid"
 rc=$?
 set -e
-check "SIGTERM: exit != 0" test "$rc" -ne 0
+check "SIGTERM: exit 143" test "$rc" -eq 143
 check "SIGTERM: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.t"
 check "SIGTERM: the AP's own settings are back (sysctls, flags, nft, mangle)" state_same "$TMPD/state.own"
 check "SIGTERM: the script is gone once the AP read back as saved" test ! -e "/run/brnf/$pid.ap-restore.sh"
@@ -309,7 +311,7 @@ check "SIGTERM: no results directory" test ! -e "$TMPD/t"
 check "SIGTERM: no temporary results directory" sh -c "! ls -d '$TMPD'/t.tmp.* 2>/dev/null"
 check "SIGTERM: no ssh connection left" no_ssh_left
 check "SIGTERM: no iperf3 left in the test bed" no_iperf
-check "SIGTERM: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+check "SIGTERM: no iperf3 state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
 # --- Ctrl-C: SIGINT to the whole process group, the ssh clients die with brnf's
 setsid ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 \
@@ -323,12 +325,12 @@ set +e
 wait "$pid"
 rc=$?
 set -e
-check "Ctrl-C: exit != 0" test "$rc" -ne 0
+check "Ctrl-C: exit 130" test "$rc" -eq 130
 check "Ctrl-C: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.c"
 check "Ctrl-C: the AP's own settings are back" state_same "$TMPD/state.own"
 check "Ctrl-C: no ssh connection left" no_ssh_left
 check "Ctrl-C: no iperf3 left in the test bed" no_iperf
-check "Ctrl-C: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+check "Ctrl-C: no iperf3 state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
 # --- SIGKILL cannot be caught: the script brnf left in /run/brnf puts the AP back
 ls -d /tmp/brnf-ssh.* > "$TMPD/ctl.before" 2> /dev/null || true
@@ -354,12 +356,53 @@ check "SIGKILL: the AP's own settings are back" state_same "$TMPD/state.own"
 rm -f "/run/brnf/$pid.ap-restore.sh"
 # what a SIGKILLed brnf cannot end: remote iperf3 servers no client reached, its
 # ssh master (ControlPersist) and control directory
-for f in /tmp/brnf-iperf3-*.pid; do
-	[ -s "$f" ] && kill "$(cat "$f")" 2> /dev/null
+for d in /tmp/brnf-iperf3.*; do
+	[ -s "$d/pid" ] && kill "$(cat "$d/pid")" 2> /dev/null
 done
-wait_for 10 sh -c "! ls /tmp/brnf-iperf3-*.pid > /dev/null 2>&1" || rm -f /tmp/brnf-iperf3-*.pid
+wait_for 10 sh -c "! ls -d /tmp/brnf-iperf3.* > /dev/null 2>&1" || rm -rf /tmp/brnf-iperf3.*
 for p in $(pgrep -f 'ControlPath=/tmp/brnf-ssh'); do kill "$p"; done
 for d in /tmp/brnf-ssh.*; do
 	[ -d "$d" ] && ! grep -qx "$d" "$TMPD/ctl.before" && rm -rf "$d"
 done
 rm -rf "$TMPD"/k.tmp.*
+
+# --- a hostile pid file on a host reached over ssh kills nothing. Another user of
+# the PC host plants /tmp/brnf-iperf3-5201.pid, the fixed name brnf once used, with
+# "-9 <pid>" in it, where root cannot overwrite it (fs.protected_regular on Debian;
+# here a read-only bind mount inside that sshd's own mount namespace). The flow
+# fails (a stand-in iperf3 client on the station), so brnf ends the PC's server
+# over ssh: it must end its own server and nothing else.
+sleep 600 &
+canary=$!
+printf -- '-9 %s\n' "$canary" > "$TMPD/hostile.pid"
+chmod 644 "$TMPD/hostile.pid"
+: > /tmp/brnf-iperf3-5201.pid
+chown 65534:65534 /tmp/brnf-iperf3-5201.pid
+hostile="mount --bind -o ro '$TMPD/hostile.pid' /tmp/brnf-iperf3-5201.pid"
+if start_sshd hostile "$PC" 198.18.2.2:2222 "$norc && $ash && $hostile"; then
+	ok "hostile pid file: sshd on the pc (:2222) sees it"
+else
+	not_ok "hostile pid file: sshd on the pc (:2222) sees it"
+fi
+failing_iperf3 "$TMPD/failbin"
+rig hostile "" "role=sta transport=netns netns=$STA addr=198.18.1.2" \
+	"role=pc transport=ssh dest=root@198.18.2.2 port=2222 $SSHOPT addr=198.18.2.2"
+printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+set +e
+ip netns exec "$PC" env PATH="$TMPD/failbin:$PATH" "$BRNF" run --rig "$TMPD/hostile.rig" \
+	--matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/h" \
+	--no-render > /dev/null 2> "$TMPD/err.h"
+rc=$?
+set -e
+check "hostile pid file: the failed flow is reported (exit 1)" test "$rc" -eq 1
+check "hostile pid file: the process it names is alive" kill -0 "$canary"
+check "hostile pid file: brnf's own server ended" wait_for 5 no_iperf
+check "hostile pid file: no state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
+check "hostile pid file: the AP unchanged" state_same "$TMPD/state.own"
+kill "$canary" 2> /dev/null || true
+# what the old fixed name left behind when it could not end its server
+for p in $(ip netns pids "$PC"); do
+	[ "$(cat /proc/"$p"/comm 2>/dev/null)" = iperf3 ] && kill "$p"
+done
+kill "$(cat "$TMPD/sshd_hostile.pid")" 2> /dev/null || true
+rm -f /tmp/brnf-iperf3-5201.pid
