@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/if_addr.h>
+#include <linux/if_ether.h>
 #include <linux/if_link.h>
+#include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
@@ -86,7 +88,8 @@ static struct nlmsghdr *newlink_kind(struct nl *nl, const char *name, const char
 	return nlh;
 }
 
-int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd)
+int link_add_veth(struct nl *nl, const char *name, const unsigned char *mac, const char *peer,
+		  const unsigned char *peer_mac, int peer_ns_fd)
 {
 	struct nlattr *linkinfo, *data, *peer_nest;
 	struct ifinfomsg *pifm;
@@ -98,11 +101,16 @@ int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns
 	pifm = nl_put_header(nlh, sizeof(*pifm));
 	pifm->ifi_family = AF_UNSPEC;
 	nl_put_strz(nlh, IFLA_IFNAME, peer);
+	if (peer_mac)
+		nl_put(nlh, IFLA_ADDRESS, ETH_ALEN, peer_mac);
 	if (peer_ns_fd >= 0)
 		nl_put_u32(nlh, IFLA_NET_NS_FD, peer_ns_fd);
 	nl_nest_end(nlh, peer_nest);
 	nl_nest_end(nlh, data);
 	nl_nest_end(nlh, linkinfo);
+	/* IFLA_ADDRESS of this end after IFLA_LINKINFO, as ip(8) may put it anywhere */
+	if (mac)
+		nl_put(nlh, IFLA_ADDRESS, ETH_ALEN, mac);
 	return link_talk(nl, nlh, "add veth %s peer %s", name, peer);
 }
 
@@ -361,4 +369,33 @@ int route_add_default(struct nl *nl, const char *gw)
 	nl_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
 	nl_put(nlh, RTA_GATEWAY, family == AF_INET ? 4 : 16, addr);
 	return link_talk(nl, nlh, "add default route via %s", gw);
+}
+
+int neigh_add_permanent(struct nl *nl, const char *name, const char *ip,
+			const unsigned char mac[6])
+{
+	unsigned char addr[16];
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	unsigned int plen;
+	int family, idx;
+	void *hdr;
+
+	if (parse_prefix(ip, &family, addr, &plen, false)) {
+		pr_err("internal error: bad neighbour address %s", ip);
+		return -EINVAL;
+	}
+	idx = link_index(name);
+	if (idx < 0)
+		return idx;
+	/* ip/ipneigh.c: ip neigh replace IP lladdr MAC dev NAME nud permanent */
+	nlh = nl_req(nl, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, sizeof(*ndm), &hdr);
+	ndm = hdr;
+	ndm->ndm_family = family;
+	ndm->ndm_ifindex = idx;
+	ndm->ndm_state = NUD_PERMANENT;
+	ndm->ndm_type = RTN_UNICAST;
+	nl_put(nlh, NDA_DST, family == AF_INET ? 4 : 16, addr);
+	nl_put(nlh, NDA_LLADDR, ETH_ALEN, mac);
+	return link_talk(nl, nlh, "add neighbour %s on %s", ip, name);
 }

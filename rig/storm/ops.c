@@ -202,7 +202,7 @@ static int op_port_add(struct worker *w)
 	snprintf(p, sizeof(p), "ss%up%u", w->id, w->serial);
 	snprintf(q, sizeof(q), "ss%uq%u", w->id, w->serial++);
 	note(w, "%s (peer %s) master %s", p, q, br);
-	err = link_add_veth(&w->nl, p, q, -1);
+	err = link_add_veth(&w->nl, p, NULL, q, NULL, -1);
 	if (err)
 		return err;
 	snprintf(w->port[w->nports++], sizeof(w->port[0]), "%s", p);
@@ -250,7 +250,7 @@ static int ns_fill(struct worker *w, bool f[BRNF_NFAMILIES], bool g[BRNF_NFAMILI
 	if (!err)
 		err = link_add_bridge(nl, "nsbr", f);
 	if (!err)
-		err = link_add_veth(nl, "nsp", "nsq", -1);
+		err = link_add_veth(nl, "nsp", NULL, "nsq", NULL, -1);
 	if (!err)
 		err = link_set_master(nl, "nsp", "nsbr");
 	if (!err)
