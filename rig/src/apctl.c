@@ -163,10 +163,7 @@ static int restore_script_write(struct ap *ap)
 		for (f = 0; f < BRNF_NFAMILIES; f++)
 			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
 				ap->orig.bridge[b][f], brnf_bridge_names[b], brnf_family_names[f]);
-	fprintf(m, "while iptables -w -t mangle -D PREROUTING -j " VERIFY_CHAIN
-		" 2>/dev/null; do :; done\n"
-		"iptables -w -t mangle -F " VERIFY_CHAIN " 2>/dev/null\n"
-		"iptables -w -t mangle -X " VERIFY_CHAIN " 2>/dev/null\n");
+	fprintf(m, "%s", VERIFY_UNCHAIN_SH);
 	if (ap->orig_mangle && *ap->orig_mangle)
 		fprintf(m, "iptables-restore <<'BRNF_EOF'\n%s%sBRNF_EOF\n", ap->orig_mangle,
 			ap->orig_mangle[strlen(ap->orig_mangle) - 1] == '\n' ? "" : "\n");
@@ -267,12 +264,7 @@ static int restore_check(const struct ap *ap)
 
 int ap_restore(struct ap *ap)
 {
-	static const char unchain[] =
-		"while iptables -w -t mangle -D PREROUTING -j " VERIFY_CHAIN " 2>/dev/null; "
-		"do :; done\n"
-		"iptables -w -t mangle -F " VERIFY_CHAIN " 2>/dev/null\n"
-		"iptables -w -t mangle -X " VERIFY_CHAIN " 2>/dev/null\n"
-		"exit 0\n";
+	static const char unchain[] = VERIFY_UNCHAIN_SH "exit 0\n";
 	char *flush[] = { "nft", "flush", "ruleset", NULL };
 	char *load[] = { "nft", "-f", "/proc/self/fd/0", NULL };
 	char *restore[] = { "iptables-restore", NULL };

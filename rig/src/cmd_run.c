@@ -34,6 +34,7 @@ OPT_SETTER(set_out, out)
 OPT_SETTER(set_part, part)
 OPT_SETTER(set_label, kernel_label)
 OPT_SETTER(set_only, only_kernel)
+OPT_SETTER(set_workloads, workloads)
 
 #define UINT_SETTER(fn, field, min, max) \
 	static int fn(void *ctx, const char *v) \
@@ -44,6 +45,8 @@ UINT_SETTER(set_flows, flows, 1, IPERF_MAX_FLOWS)
 UINT_SETTER(set_time, time, 1, 3600)
 UINT_SETTER(set_omit, omit, 0, 600)
 UINT_SETTER(set_reps, reps, 1, 1000)
+UINT_SETTER(set_packets, packets, 1000, 100000000)
+UINT_SETTER(set_bytes, bytes, 65536, 1UL << 40)
 
 /* v is one of two words; *is_second says which. */
 static int one_of(const char *v, const char *first, const char *second, bool *is_second)
@@ -59,9 +62,9 @@ static int set_offloads(void *ctx, const char *v)
 	return one_of(v, "off", "on", &((struct run_cfg *)ctx)->offloads);
 }
 
-static int set_count(void *ctx, const char *v)
+static int set_neighbours(void *ctx, const char *v)
 {
-	return one_of(v, "physdev", "iif", &((struct run_cfg *)ctx)->count_iif);
+	return one_of(v, "permanent", "dynamic", &((struct run_cfg *)ctx)->dynamic_neigh);
 }
 
 static int set_local_ap(void *ctx, const char *v)
@@ -82,17 +85,25 @@ const struct opt run_opts[] = {
 	{ "--matrix", "FILE", "matrix file (default rig/matrices/default.matrix)", set_matrix },
 	{ "--rig", "FILE", "rig file: where ap, sta and pc are and how to reach them"
 	  " (default rig/rigs/netns.rig, the namespace test bed)", set_rig },
+	{ "--workloads", "LIST", "what each cell measures, in this order, comma separated: tcp"
+	  " (the seed's, flows for --time), tcp-bytes (flows of --bytes), pps64, pps1514"
+	  " (pktgen, --packets frames of 64 or 1518 bytes; the namespace test bed only)"
+	  " (default pps64,pps1514,tcp where the kernel has pktgen, else tcp)",
+	  set_workloads },
 	{ "--flows", "N", "parallel iperf3 flows per run (default 3)", set_flows },
-	{ "--time", "S", "seconds per flow, iperf3 -t (default 10)", set_time },
+	{ "--time", "S", "seconds per flow, iperf3 -t (default 10); for tcp-bytes the most a"
+	  " flow may take", set_time },
 	{ "--omit", "S", "warm-up seconds left out, iperf3 -O (default 2)", set_omit },
+	{ "--packets", "N", "frames per pps run (default 50000)", set_packets },
+	{ "--bytes", "N", "bytes per flow of a tcp-bytes run, iperf3 -n (default 33554432)",
+	  set_bytes },
 	{ "--reps", "R", "repetitions of every cell (default 3)", set_reps },
 	{ "--offloads", "on|off", "TSO/GSO/GRO on the veths of the namespace test bed"
 	  " (default off)", set_offloads },
+	{ "--neighbours", "permanent|dynamic", "the test bed's ARP and ND entries: permanent"
+	  " (default: no run pays for neighbour resolution) or dynamic (to measure what"
+	  " that costs)", set_neighbours },
 	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
-	{ "--count", "physdev|iif", "the AP's counting rules: physdev (default where"
-	  " br_netfilter is, verifies filtering) or iif (\"-i\" rules as on a kernel"
-	  " without it: the same per-packet rule cost everywhere, verification n/a)",
-	  set_count },
 	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
 	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
 	{ "--part", "NAME", "raw/<NAME> inside the results directory (default running)",
@@ -197,6 +208,21 @@ static bool local_ap_refused(const struct run *r)
 	return true;
 }
 
+/* pktgen needs the test bed's links and addresses, which a rig file does not give. */
+static bool pps_refused(const struct run *r)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nwl && !r->rig.testbed; k++)
+		if (workload_is_pps(r->wl[k])) {
+			pr_err("--workloads %s: the pps workloads run on the namespace test bed "
+			       "only, not on the hosts of %s", brnf_workload_names[r->wl[k]],
+			       r->rig_path);
+			return true;
+		}
+	return false;
+}
+
 static void run_free(struct run *r)
 {
 	matrix_free(&r->m);
@@ -213,6 +239,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.part = r->c.part, .kernel_label = r->c.kernel_label,
 		.matrix_path = r->matrix_path, .m = &r->m, .row_ran = r->ran, .rows = r->rows,
 		.flows = r->c.flows, .time = r->c.time, .omit = r->c.omit, .reps = r->c.reps,
+		.wl = r->wl, .nwl = r->nwl, .packets = r->c.packets, .bytes = r->c.bytes,
 		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,
@@ -255,6 +282,7 @@ int cmd_run(int argc, char **argv)
 		return EXIT_ERR;
 	r->restore = -1;
 	r->c = (struct run_cfg){ .flows = 3, .time = 10, .omit = 2, .reps = 3,
+				 .packets = 50000, .bytes = 32UL << 20,
 				 .part = "running", .kernel_label = "running" };
 	if (opts_parse(run_opts, argc, argv, &r->c, NULL, 0) < 0) {
 		free(r);
@@ -271,6 +299,12 @@ int cmd_run(int argc, char **argv)
 	}
 	if (results_check_part(r->c.part, err_msg, sizeof(err_msg))) {
 		pr_err("--part: %s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (r->c.workloads && workload_parse_list(r->c.workloads, r->wl, &r->nwl, err_msg,
+						  sizeof(err_msg))) {
+		pr_err("--workloads: %s", err_msg);
 		free(r);
 		return EXIT_USAGE;
 	}
@@ -299,9 +333,13 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_free;
 	}
-	if (r->c.offloads && !r->rig.testbed) {
-		pr_err("--offloads: only for the namespace test bed (%s sets up no veths)",
-		       r->rig_path);
+	if (pps_refused(r)) {
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
+	if ((r->c.offloads || r->c.dynamic_neigh) && !r->rig.testbed) {
+		pr_err("--%s: only for the namespace test bed (%s sets up no veths)",
+		       r->c.offloads ? "offloads" : "neighbours", r->rig_path);
 		ret = EXIT_USAGE;
 		goto out_free;
 	}
@@ -325,13 +363,15 @@ int cmd_run(int argc, char **argv)
 	ap_restore_scripts_left();
 	provenance_now(date_start, sizeof(date_start));
 	if (r->rig.testbed) {
-		err = testbed_up(&r->tb, r->c.offloads, false);
+		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, false);
 		if (err)
 			goto out_unlock;
 		r->tb_up = true;
 	}
 	/* Hosts reachable, iperf3 everywhere, the AP probed: nothing changed yet. */
 	err = preflight_hosts(r);
+	if (!err)
+		err = preflight_workloads(r);
 	if (!err)
 		err = preflight_rows(r);
 	if (!err && !r->ap.built && !brnf_stop)

@@ -52,7 +52,7 @@ static int tb_up(int argc, char **argv)
 	if (err)
 		return EXIT_ERR;
 	lock_reap_stale(false);
-	err = testbed_up(&tb, on, true);
+	err = testbed_up(&tb, on, false, true);
 	lock_release();
 	if (err)
 		return EXIT_ERR;

@@ -219,10 +219,17 @@ bool host_failed(const struct host *h, int status, const char *err)
 int host_cmd(const struct host *h, const char *what, const char *pkg, char *const argv[],
 	     const char *in, size_t inlen, char **out)
 {
+	return host_cmd_timeout(h, what, pkg, argv, in, inlen, out, HOST_CMD_TIMEOUT);
+}
+
+int host_cmd_timeout(const struct host *h, const char *what, const char *pkg,
+		     char *const argv[], const char *in, size_t inlen, char **out,
+		     double timeout)
+{
 	char *err = NULL, line[300];
 	int ret;
 
-	ret = host_run(h, argv, in, inlen, out, &err, HOST_CMD_TIMEOUT);
+	ret = host_run(h, argv, in, inlen, out, &err, timeout);
 	if (host_failed(h, ret, err)) {
 		ret = ret < 0 ? ret : -EIO;
 	} else if (ret == 127) {

@@ -44,6 +44,10 @@ bool host_failed(const struct host *h, int status, const char *err);
  */
 int host_cmd(const struct host *h, const char *what, const char *pkg, char *const argv[],
 	     const char *in, size_t inlen, char **out);
+/* The same with a timeout of its own (seconds) instead of host_cmd()'s 30. */
+int host_cmd_timeout(const struct host *h, const char *what, const char *pkg,
+		     char *const argv[], const char *in, size_t inlen, char **out,
+		     double timeout);
 /* The same for a POSIX sh script (sh -c SCRIPT). */
 int host_cmd_sh(const struct host *h, const char *what, const char *script, const char *in,
 		size_t inlen, char **out);

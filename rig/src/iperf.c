@@ -129,17 +129,23 @@ static void flow_argv(const struct flow_opts *o, const char *addr, unsigned int 
 	unsigned int n = 0;
 
 	snprintf(bufs[0], 16, "%u", port);
-	snprintf(bufs[1], 16, "%u", o->time);
-	snprintf(bufs[2], 16, "%u", o->omit);
 	argv[n++] = "iperf3";
 	argv[n++] = "-c";
 	argv[n++] = (char *)addr;
 	argv[n++] = "-p";
 	argv[n++] = bufs[0];
-	argv[n++] = "-t";
-	argv[n++] = bufs[1];
-	argv[n++] = "-O";
-	argv[n++] = bufs[2];
+	if (o->bytes) {
+		snprintf(bufs[1], 24, "%lu", o->bytes);
+		argv[n++] = "-n";
+		argv[n++] = bufs[1];
+	} else {
+		snprintf(bufs[1], 24, "%u", o->time);
+		snprintf(bufs[2], 16, "%u", o->omit);
+		argv[n++] = "-t";
+		argv[n++] = bufs[1];
+		argv[n++] = "-O";
+		argv[n++] = bufs[2];
+	}
 	argv[n++] = "-J";
 	argv[n++] = "--connect-timeout";
 	argv[n++] = "5000";
@@ -309,7 +315,7 @@ static void server_argv(const struct host *h, unsigned int port, const char *dir
 int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char *dir,
 	      double *bps)
 {
-	char b0[16], b1[16], b2[16], b3[16], *bufs[4] = { b0, b1, b2, b3 };
+	char b0[16], b1[24], b2[16], b3[16], *bufs[4] = { b0, b1, b2, b3 };
 	char port[16], *argv[16];
 	unsigned int i, n = o->nflows;
 	struct flow *f;
@@ -356,7 +362,7 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 			err = f[i].client;
 	}
 	if (!err)
-		err = wait_clients(f, n, o->time + o->omit + FLOW_MARGIN);
+		err = wait_clients(f, n, o->time + (o->bytes ? 0 : o->omit) + FLOW_MARGIN);
 	for (i = 0; i < n && !err; i++)
 		err = flow_result(&f[i], i, o, &bps[i]);
 	flows_end(fh, f, n);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "netns.h"
+#include "pktgen.h"
 #include "rowcfg.h"
 #include "ruleset.h"
 #include "run.h"
@@ -165,7 +166,9 @@ int preflight_rulesets(struct run *r)
 		if (err)
 			return err;
 	}
-	r->mode = r->ap.br_netfilter && !r->c.count_iif ? VERIFY_PHYSDEV : VERIFY_IIF;
+	/* The counting rules of the verification passes, tried once and removed again:
+	 * the measured runs see the row's ruleset alone. */
+	r->mode = r->ap.br_netfilter ? VERIFY_PHYSDEV : VERIFY_IIF;
 	err = ruleset_load(ap, "none");
 	if (!err)
 		err = verify_install(ap, r->ap.port, r->mode);
@@ -174,5 +177,43 @@ int preflight_rulesets(struct run *r)
 		r->mode = VERIFY_IIF;
 		err = verify_install(ap, r->ap.port, r->mode);
 	}
+	if (!err)
+		err = verify_remove(ap);
+	if (!err)
+		err = ruleset_load(ap, "none");
 	return err;
+}
+
+int preflight_workloads(struct run *r)
+{
+	const struct host *tx[2] = { r->fh[0].client, r->fh[0].server };
+	bool pps = false;
+	unsigned int k, i;
+	int err;
+
+	if (!r->nwl) {
+		/* the default: the fixed-work pps workloads where the kernel can */
+		static const unsigned int all[] = { WL_PPS64, WL_PPS1514, WL_TCP };
+		bool have = r->rig.testbed;
+
+		for (i = 0; i < 2 && have; i++)
+			have = pktgen_available(tx[i]);
+		if (!have) {
+			r->wl[r->nwl++] = WL_TCP;
+			fprintf(stderr, "brnf: workloads: tcp (no pktgen for pps64 and pps1514%s)\n",
+				r->rig.testbed ? " in this kernel" : " on a rig");
+			return 0;
+		}
+		for (i = 0; i < ARRAY_SIZE(all); i++)
+			r->wl[r->nwl++] = all[i];
+		return 0;
+	}
+	for (k = 0; k < r->nwl; k++)
+		pps |= workload_is_pps(r->wl[k]);
+	for (i = 0; i < 2 && pps; i++) {
+		err = pktgen_check(tx[i]);
+		if (err)
+			return err;
+	}
+	return 0;
 }

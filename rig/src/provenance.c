@@ -142,10 +142,11 @@ static struct json_object *testbed_json(const struct provenance *p)
 	json_object_object_add(o, "roles", one);
 	json_object_object_add(o, "br_netfilter", json_object_new_boolean(p->ap->br_netfilter));
 	json_object_object_add(o, "verify", json_object_new_string(
-		p->mode == VERIFY_PHYSDEV ? "iptables mangle PREROUTING -m physdev --physdev-in" :
+		p->mode == VERIFY_PHYSDEV ?
+		"a pass per row: iptables mangle PREROUTING -m physdev --physdev-in" :
 		p->ap->br_netfilter ?
-		"iptables mangle PREROUTING -i <bridge> (--count iif: n/a)" :
-		"iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
+		"a pass per row: iptables mangle PREROUTING -i <bridge> (no physdev match: n/a)" :
+		"a pass per row: iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
 	if (!p->rig->testbed)
 		return o;
 	ns = json_object_new_object();
@@ -168,6 +169,9 @@ static struct json_object *testbed_json(const struct provenance *p)
 		json_object_object_add(off, key, one);
 	}
 	json_object_object_add(o, "offloads", off);
+	json_object_object_add(o, "mac_addresses", json_object_new_string("fixed"));
+	json_object_object_add(o, "neighbours",
+			       json_object_new_string(tb->dynamic_neigh ? "dynamic" : "permanent"));
 	return o;
 }
 
@@ -305,7 +309,8 @@ static struct json_object *rows_json(const struct provenance *p)
 
 static struct json_object *params_json(const struct provenance *p)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *wl;
+	unsigned int k;
 	char hex[65];
 
 	json_object_object_add(o, "flows", json_object_new_int(p->flows));
@@ -313,12 +318,23 @@ static struct json_object *params_json(const struct provenance *p)
 	json_object_object_add(o, "omit", json_object_new_int(p->omit));
 	json_object_object_add(o, "reps", json_object_new_int(p->reps));
 	json_object_object_add(o, "port0", json_object_new_int(p->port0));
-	json_object_object_add(o, "protocol", json_object_new_string("tcp"));
+	wl = json_object_new_array();
+	for (k = 0; k < p->nwl; k++)
+		json_object_array_add(wl, json_object_new_string(brnf_workload_names[p->wl[k]]));
+	json_object_object_add(o, "workloads", wl);
+	json_object_object_add(o, "pktgen_count", json_object_new_int64(p->packets));
+	json_object_object_add(o, "bytes_per_flow", json_object_new_int64(p->bytes));
 	json_object_object_add(o, "servers", json_object_new_string("pc"));
 	json_object_object_add(o, "clients", json_object_new_string(
 		"sta; upload plain, download with -R"));
+	json_object_object_add(o, "pktgen", json_object_new_string(
+		"upload: sta wlan0 to pc, download: pc eth0 to sta; UDP port 9, dropped and "
+		"counted by the receiver's nft netdev ingress chain"));
 	json_object_object_add(o, "order", json_object_new_string(
-		"for rep: for row: for direction (interleaved)"));
+		"for rep: for row: for workload: for direction (interleaved); then a "
+		"verification pass per row"));
+	json_object_object_add(o, "counting_rules_in_measured_runs",
+			       json_object_new_boolean(false));
 	json_object_object_add(o, "matrix", json_object_new_string(p->matrix_path));
 	json_object_object_add(o, "matrix_sha256", sha256_file(p->matrix_path, hex) ? NULL :
 			       json_object_new_string(hex));
@@ -333,7 +349,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	int err;
 
 	uname(&u);
-	json_object_object_add(top, "schema", json_object_new_int(1));
+	json_object_object_add(top, "schema", json_object_new_int(2));
 	json_object_object_add(top, "part", json_object_new_string(p->part));
 	if (p->ap->h.transport == RIG_SSH) {
 		char rel[64];

@@ -145,12 +145,12 @@ int results_open(struct results *r, const char *dir, const char *part)
 	return err;
 }
 
-int results_run_dir(struct results *r, unsigned int order, const char *direction,
+int results_run_dir(struct results *r, unsigned int order, const char *name,
 		    char *buf, size_t len)
 {
 	int err;
 
-	if (snprintf(buf, len, "%s/runs/%04u-%s", r->part, order, direction) >= (int)len)
+	if (snprintf(buf, len, "%s/runs/%04u-%s", r->part, order, name) >= (int)len)
 		return -ENAMETOOLONG;
 	err = mkdir_p(buf);
 	if (err)

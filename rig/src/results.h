@@ -27,8 +27,8 @@ int results_check_part(const char *part, char *err, size_t errlen);
  * checked before a run changes anything, and again by results_open(). */
 int results_check(const char *dir, const char *part);
 int results_open(struct results *r, const char *dir, const char *part);
-/* <part>/runs/<NNNN>-<direction>, created. */
-int results_run_dir(struct results *r, unsigned int order, const char *direction,
+/* <part>/runs/<NNNN>-<name>, created (name: "<workload>-<direction>" or "verify"). */
+int results_run_dir(struct results *r, unsigned int order, const char *name,
 		    char *buf, size_t len);
 /* Rename into place. After this, r->dir holds the complete result. */
 int results_commit(struct results *r);

@@ -77,7 +77,7 @@ static bool readback_differs(const struct brnf_row *r, const char *source,
 }
 
 int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *source,
-		 enum verify_mode mode, struct readback *rb, bool *mismatch)
+		 struct readback *rb, bool *mismatch)
 {
 	int err;
 
@@ -86,8 +86,5 @@ int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *sour
 	if (err)
 		return err;
 	*mismatch = readback_differs(r, source, rb);
-	err = ruleset_load(&ap->h, r->ruleset);
-	if (!err)
-		err = verify_install(&ap->h, ap->port, mode);
-	return err;
+	return ruleset_load(&ap->h, r->ruleset);
 }

@@ -16,13 +16,17 @@
 #include "rigfile.h"
 #include "testbed.h"
 #include "verify.h"
+#include "workload.h"
 
 struct run_cfg {
 	const char *matrix;
 	const char *rig;
 	unsigned long flows, time, omit, reps;
+	const char *workloads;	/* --workloads (NULL: pps64,pps1514,tcp where pktgen is) */
+	unsigned long packets;	/* --packets: frames per pps run */
+	unsigned long bytes;	/* --bytes: bytes per flow of a tcp-bytes run */
 	bool offloads;
-	bool count_iif;		/* --count iif: "-i" counting rules even with br_netfilter */
+	bool dynamic_neigh;	/* --neighbours dynamic */
 	const char *ruleset;
 	const char *out;
 	const char *part;
@@ -51,6 +55,8 @@ struct run {
 	bool tb_up;
 	struct results res;
 	bool res_open;
+	unsigned int wl[WL_N];		/* the workloads, in the order they run */
+	unsigned int nwl;
 	enum verify_mode mode;
 	char iperf_ver[64];
 	unsigned int mismatches;
@@ -64,10 +70,14 @@ int preflight_tools(struct run *r);
 int preflight_hosts(struct run *r);
 /* Rows that need br_netfilter on an AP without it: skipped as unsupported. */
 int preflight_rows(struct run *r);
-/* Every ruleset the rows use loaded once, then the counting rules. */
+/* The workloads: --workloads checked, pktgen where a pps workload needs it. */
+int preflight_workloads(struct run *r);
+/* Every ruleset the rows use loaded once, then the counting rules (which physdev
+ * or iif) once; nothing stays loaded. */
 int preflight_rulesets(struct run *r);
 
-/* cells.c: for rep, for row, for direction; -EINTR on a signal. */
+/* cells.c: for rep, for row, for workload, for direction, one measured run; then
+ * each row's verification pass. -EINTR on a signal. */
 int run_cells(struct run *r);
 
 #endif

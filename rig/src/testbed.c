@@ -155,7 +155,7 @@ static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 			err = addr_add(nl, brnf_bridge_names[i], bridge_addr[i][0]);
 		if (!err)
 			err = addr_add(nl, brnf_bridge_names[i], bridge_addr[i][1]);
-		if (!err)
+		if (!err && !(flags & TB_DYNAMIC_NEIGH))
 			err = neighbours_add(nl, brnf_bridge_names[i], hosts[bridge_host(i)].ip,
 					     hosts[bridge_host(i)].mac);
 		if (err)
@@ -176,14 +176,14 @@ static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 	return 0;
 }
 
-static int host_setup(struct nl *nl, unsigned int h)
+static int host_setup(struct nl *nl, unsigned int h, unsigned int flags)
 {
 	int err, i;
 
 	err = link_set_up(nl, hosts[h].ifname);
 	for (i = 0; i < 2 && !err; i++)
 		err = addr_add(nl, hosts[h].ifname, hosts[h].addr[i]);
-	if (!err)
+	if (!err && !(flags & TB_DYNAMIC_NEIGH))
 		err = neighbours_add(nl, hosts[h].ifname, hosts[h].gw, bridge_mac[hosts[h].bridge]);
 	for (i = 0; i < 2 && !err; i++)
 		err = route_add_default(nl, hosts[h].gw[i]);
@@ -220,7 +220,7 @@ static int role_setup(struct testbed *tb, enum tb_role role, unsigned int flags)
 	if (!err && role == TB_AP)
 		err = ap_setup(tb, nl, flags);
 	else if (!err)
-		err = host_setup(nl, role == TB_STA ? 0 : 1);
+		err = host_setup(nl, role == TB_STA ? 0 : 1, flags);
 	if (!err && (flags & TB_OFFLOADS))
 		err = offloads_setup(tb, role);
 	nl_leave(nl);
@@ -253,7 +253,7 @@ out_remove:
 	return err;
 }
 
-int testbed_up(struct testbed *tb, bool offloads_on, bool keep)
+int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep)
 {
 	const char *ns[TB_NROLES];
 	char prefix[32];
@@ -264,12 +264,13 @@ int testbed_up(struct testbed *tb, bool offloads_on, bool keep)
 	snprintf(prefix, sizeof(prefix), NETNS_PREFIX "%d", getpid());
 	testbed_names(tb, prefix);
 	tb->offloads_on = offloads_on;
+	tb->dynamic_neigh = dynamic_neigh;
 	for (r = 0; r < TB_NROLES; r++)
 		ns[r] = tb->ns[r];
 	err = lock_claim(tb->prefix, ns, TB_NROLES, keep);
 	if (err)
 		return err;
-	err = testbed_make(tb, TB_OFFLOADS);
+	err = testbed_make(tb, TB_OFFLOADS | (dynamic_neigh ? TB_DYNAMIC_NEIGH : 0));
 	if (err)
 		lock_unclaim(tb->prefix);
 	return err;

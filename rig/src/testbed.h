@@ -36,6 +36,7 @@ struct testbed {
 	char ns[TB_NROLES][48];			/* brnf<pid>-ap, ... */
 	bool created[TB_NROLES];
 	bool offloads_on;
+	bool dynamic_neigh;			/* no permanent neighbour entries */
 	bool br_netfilter;			/* /proc/sys/net/bridge in ap */
 	struct tb_veth veth[TB_NVETHS];
 };
@@ -51,7 +52,7 @@ void testbed_path(bool download, struct tb_path *p);
 
 /* Build it under brnf<pid> and claim it (lock.h); on error everything made so far
  * is removed again. keep: `testbed up`. */
-int testbed_up(struct testbed *tb, bool offloads_on, bool keep);
+int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep);
 /* Remove it (kills what runs inside, deletes the namespaces) and unclaim it. */
 void testbed_down(struct testbed *tb);
 
@@ -59,6 +60,8 @@ void testbed_down(struct testbed *tb);
 #define TB_OFFLOADS	(1U << 0)	/* set the veths' offloads to offloads_on, read back */
 #define TB_CHURN	(1U << 1)	/* ports come and go in ap (the storm): arp_ignore 8 on
 					 * links made later */
+#define TB_DYNAMIC_NEIGH (1U << 2)	/* leave neighbour resolution to ARP and ND, as
+					 * before: for measuring what it costs */
 /* The namespaces named by testbed_names(), configured; nothing claimed. On error
  * everything made so far is removed again. */
 int testbed_make(struct testbed *tb, unsigned int flags);

@@ -89,3 +89,9 @@ int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
 	free(out);
 	return err;
 }
+
+int verify_remove(const struct host *h)
+{
+	return host_cmd_sh(h, "remove the counting rules", VERIFY_UNCHAIN_SH "exit 0\n", NULL, 0,
+			   NULL);
+}

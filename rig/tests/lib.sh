@@ -77,4 +77,11 @@ root_state() {
 
 TMPD=$(mktemp -d /tmp/brnf-test.XXXXXX)
 cleanup_tmp() { rm -rf "$TMPD"; }
+
+# A results directory's run directories (part running, or $2): the measured runs, and
+# the verification passes' records (one per row).
+measured_runs() { ls -d "$1"/raw/"${2:-running}"/runs/*/ 2>/dev/null | grep -v -- '-verify/$'; }
+verify_records() { ls "$1"/raw/"${2:-running}"/runs/*-verify/record.json 2>/dev/null; }
+# The verdicts of every verification pass, one line each distinct ("yes", "n/a"...).
+verdicts() { jq -r .verify.result $(verify_records "$1") </dev/null | sort -u; }
 trap cleanup_tmp EXIT

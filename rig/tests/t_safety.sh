@@ -99,8 +99,7 @@ rc=$?
 set -e
 check "as PID 1: a run succeeds" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1" | tail -5
-check "as PID 1: both directions measured" \
-	test "$(ls -d "$TMPD"/pid1/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 2
+check "as PID 1: both directions measured" test "$(measured_runs "$TMPD/pid1" | wc -l)" -eq 2
 check "as PID 1: no namespaces left" no_brnf_netns
 
 # --- names checked before anything changes (usage errors, one line, nothing made)

@@ -166,7 +166,8 @@ rc=$?
 set -e
 check "matrix over ssh: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err" | tail -20
-check "matrix over ssh: 8 runs" test "$(ls -d "$TMPD"/ssh/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 8
+check "matrix over ssh: 8 measured runs" test "$(measured_runs "$TMPD/ssh" | wc -l)" -eq 8
+check "matrix over ssh: 4 verification passes" test "$(verify_records "$TMPD/ssh" | wc -l)" -eq 4
 check "matrix over ssh: the AP's settings restored (sysctls, flags, nft, mangle)" \
 	state_same "$TMPD/state.before"
 check "matrix over ssh: says it restored" grep -q 'restoring the settings of ap (ssh root@198.18.2.1)' "$TMPD/err"
@@ -195,20 +196,19 @@ rc=$?
 set -e
 check "matrix over netns: exit 0" test "$rc" -eq 0
 summary() {
-	jq -c '{i: .row.index, d: .direction, rb: .readback,
-		v: (.verify.bridges | map_values({expected, counted: (.packets > 0)})),
+	jq -c '{i: .row.index, k: .kind, d: .direction, w: .workload, rb: .readback,
+		v: (.verify.bridges // {} | map_values({expected, counted: (.packets > 0)})),
 		r: .verify.result}' "$1"/raw/running/runs/*/record.json | sort
 }
 summary "$TMPD/ssh" > "$TMPD/sum.ssh"
 summary "$TMPD/netns" > "$TMPD/sum.netns"
 if [ -s "$TMPD/sum.ssh" ] && diff -u "$TMPD/sum.netns" "$TMPD/sum.ssh" > "$TMPD/sum.diff"; then
-	ok "ssh and netns transports: same read-back and verification in all 8 runs"
+	ok "ssh and netns transports: same read-back and verification in all 12 records"
 else
-	not_ok "ssh and netns transports: same read-back and verification in all 8 runs"
+	not_ok "ssh and netns transports: same read-back and verification in all 12 records"
 	sed 's/^/# /' "$TMPD/sum.diff" | head -20
 fi
-check "every run over ssh verified yes" test "$(jq -r .verify.result \
-	"$TMPD"/ssh/raw/running/runs/*/record.json | sort -u)" = yes
+check "every row over ssh verified yes" test "$(verdicts "$TMPD/ssh")" = yes
 
 # --- errors before anything changes: one line naming the host
 err_case() {	# err_case WHAT RIG PATTERN
@@ -244,10 +244,9 @@ check "no br_netfilter: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.nb" | tail
 check "no br_netfilter: 3 rows unsupported" test "$(grep -c 'unsupported, ap (ssh root@198.18.2.1 port 2222) has no br_netfilter' "$TMPD/err.nb")" -eq 3
 grep 'unsupported' "$TMPD/err.nb" | sed 's/^/#   /'
-check "no br_netfilter: the other row ran (2 runs)" \
-	test "$(ls -d "$TMPD"/nb/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 2
-check "no br_netfilter: verification n/a" test "$(jq -r .verify.result \
-	"$TMPD"/nb/raw/running/runs/*/record.json | sort -u)" = n/a
+check "no br_netfilter: the other row ran (2 runs, 1 verification pass)" \
+	test "$(measured_runs "$TMPD/nb" | wc -l) $(verify_records "$TMPD/nb" | wc -l)" = "2 1"
+check "no br_netfilter: verification n/a" test "$(verdicts "$TMPD/nb")" = n/a
 check "no br_netfilter: provenance marks the rows" test "$(jq -c '[.rows[] | .unsupported != null]' \
 	"$TMPD/nb/raw/running/provenance.json")" = "[false,true,true,true]"
 check "no br_netfilter: provenance says so" test "$(jq .device.br_netfilter "$TMPD/nb/raw/running/provenance.json")" = false
@@ -268,9 +267,8 @@ check "sta2 and pc2: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.multi" | tail
 check "sta2 and pc2: both flows of every run received data" test "$(jq -s \
 	'map(.end.sum_received.bits_per_second > 0) | length == 4 and all' \
-	"$TMPD"/multi/raw/running/runs/*/flow-*.json)" = true
-check "sta2 and pc2: verified yes" test "$(jq -r .verify.result \
-	"$TMPD"/multi/raw/running/runs/*/record.json | sort -u)" = yes
+	$(measured_runs "$TMPD/multi" | sed 's,$,flow-*.json,'))" = true
+check "sta2 and pc2: verified yes" test "$(verdicts "$TMPD/multi")" = yes
 check "sta2 and pc2: the AP unchanged" state_same "$TMPD/state.before"
 
 # --- SIGTERM mid-run: the AP's own settings come back
