@@ -581,15 +581,66 @@ int raw_run_dir_name(const struct raw_run *run, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int raw_parse_run_txt(const char *name, const char *text, size_t len, double *target_pct,
+/* target_pct=: a number above 0, at most 100 */
+static int run_txt_target(const char *v, struct raw_run_txt *rt, char *msg, size_t len)
+{
+	char *e;
+	double t;
+
+	t = strtod(v, &e);
+	if (!*v || *e || !isfinite(t) || t <= 0 || t > 100) {
+		seterr(msg, len, "target_pct '%s' is not a number above 0 and at most 100", v);
+		return -1;
+	}
+	if (!isnan(rt->target_pct) && rt->target_pct != t) {
+		seterr(msg, len, "target_pct given twice (%g, %g)", rt->target_pct, t);
+		return -1;
+	}
+	rt->target_pct = t;
+	return 0;
+}
+
+/* target_workloads=: a comma list of workload names */
+static int run_txt_workloads(const char *v, struct raw_run_txt *rt, char *msg, size_t len)
+{
+	const char *p = v, *c;
+	unsigned int mask = 0;
+	size_t n;
+	int w;
+
+	do {
+		c = strchr(p, ',');
+		n = c ? (size_t)(c - p) : strlen(p);
+		for (w = 0; w < RAW_NWORKLOADS; w++)
+			if (strlen(raw_workloads[w].name) == n &&
+			    !strncmp(p, raw_workloads[w].name, n))
+				break;
+		if (w == RAW_NWORKLOADS) {
+			seterr(msg, len, "target_workloads: '%.*s' is not pps64/pps1514/tcp-bytes/"
+			       "tcp", (int)n, p);
+			return -1;
+		}
+		mask |= 1u << w;
+		p = c + 1;
+	} while (c);
+	if (rt->target_workloads && rt->target_workloads != mask) {
+		seterr(msg, len, "target_workloads given twice");
+		return -1;
+	}
+	rt->target_workloads = mask;
+	return 0;
+}
+
+int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw_run_txt *rt,
 		      char *err, size_t errlen)
 {
 	const char *p = text, *end = text + len, *eol, *w, *we;
 	unsigned int line = 0;
-	char word[64], *e;
-	double v;
+	char word[128], msg[256];
+	int ret;
 
-	*target_pct = NAN;
+	rt->target_pct = NAN;
+	rt->target_workloads = 0;
 	for (; p < end; p = eol < end ? eol + 1 : end) {
 		line++;
 		eol = memchr(p, '\n', end - p);
@@ -600,22 +651,20 @@ int raw_parse_run_txt(const char *name, const char *text, size_t len, double *ta
 				w++;
 			for (we = w; we < eol && !strchr(" \t\r", *we); we++)
 				;
-			if (we - w < 11 || strncmp(w, "target_pct=", 11))
+			snprintf(word, sizeof(word), "%.*s", (int)(we - w), w);
+			if (!strncmp(word, "target_pct=", 11))
+				ret = run_txt_target(word + 11, rt, msg, sizeof(msg));
+			else if (!strncmp(word, "target_workloads=", 17))
+				ret = run_txt_workloads(word + 17, rt, msg, sizeof(msg));
+			else
 				continue;
-			snprintf(word, sizeof(word), "%.*s", (int)(we - w - 11), w + 11);
-			v = strtod(word, &e);
-			if (!word[0] || *e || (size_t)(we - w - 11) >= sizeof(word) ||
-			    !isfinite(v) || v <= 0 || v > 100) {
-				seterr(err, errlen, "%s:%u: target_pct '%s' is not a number "
-				       "above 0 and at most 100", name, line, word);
+			if (ret || (size_t)(we - w) >= sizeof(word)) {
+				if (!ret)
+					seterr(msg, sizeof(msg), "'%.20s...' is too long", word);
+				one_line(msg);
+				seterr(err, errlen, "%s:%u: %s", name, line, msg);
 				return -EINVAL;
 			}
-			if (!isnan(*target_pct) && *target_pct != v) {
-				seterr(err, errlen, "%s:%u: target_pct given twice (%g, %g)",
-				       name, line, *target_pct, v);
-				return -EINVAL;
-			}
-			*target_pct = v;
 		}
 	}
 	return 0;
@@ -1057,14 +1106,15 @@ static int read_run_txt(const char *dir, struct raw_set *s, char *err, size_t er
 	size_t len;
 	int ret;
 
-	s->target_pct = NAN;
+	s->run_txt.target_pct = NAN;
+	s->run_txt.target_workloads = 0;
 	ret = path_join(path, sizeof(path), dir, "run.txt", err, errlen);
 	if (ret || access(path, F_OK))
 		return ret;
 	ret = file_read(path, RAW_MAX_FILE, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
-	ret = raw_parse_run_txt(path, buf, len, &s->target_pct, err, errlen);
+	ret = raw_parse_run_txt(path, buf, len, &s->run_txt, err, errlen);
 	free(buf);
 	return ret;
 }

@@ -40,8 +40,10 @@
  * "host_cpu", "exit_status".
  * A part without a clock in either file ran without QEMU: its clock is "realtime".
  *
- * run.txt: whitespace separated key=value words; only "target_pct" (a positive number,
- * the 95% half-width in percent a cell's change should reach) is read.
+ * run.txt: whitespace separated key=value words; only "target_pct" (a number above 0
+ * and at most 100: the 95% half-width in percent a cell's change should reach) and
+ * "target_workloads" (a comma list of the workloads the target is for; absent: all)
+ * are read.
  */
 #ifndef BRNF_RAW_H
 #define BRNF_RAW_H
@@ -129,12 +131,18 @@ struct raw_run {
 	char readback_msg[128];		/* what did not match */
 };
 
+/* what run.txt says about the target */
+struct raw_run_txt {
+	double target_pct;		/* NAN when absent */
+	unsigned int target_workloads;	/* 1 << raw_workload; 0 when absent (all) */
+};
+
 struct raw_set {
 	struct raw_part *parts;
 	size_t nparts;
 	struct raw_run *runs;		/* measured runs and verification passes */
 	size_t nruns;
-	double target_pct;		/* run.txt target_pct, NAN when absent */
+	struct raw_run_txt run_txt;
 };
 
 /* Read every part and run of results directory @dir. 0, or -errno with "FILE: what is
@@ -159,9 +167,8 @@ int raw_parse_provenance(const char *name, const char *text, size_t len,
 int raw_parse_qemu(const char *name, const char *text, size_t len, struct raw_part *p,
 		   char *err, size_t errlen);
 
-/* Parse run.txt text: *target_pct from target_pct=, NAN when absent. 0 or -EINVAL
- * with "NAME:LINE: what is wrong". */
-int raw_parse_run_txt(const char *name, const char *text, size_t len, double *target_pct,
+/* Parse run.txt text into @rt. 0 or -EINVAL with "NAME:LINE: what is wrong". */
+int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw_run_txt *rt,
 		      char *err, size_t errlen);
 
 #endif /* BRNF_RAW_H */

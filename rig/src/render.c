@@ -98,6 +98,7 @@ struct render_ctx {
 	const char *target_src;		/* in the text: where the target came from */
 	const char *target_key;		/* in matrix.json: "option", "run.txt", "default" */
 	bool has_wl[RAW_NWORKLOADS];
+	bool has_target[RAW_NWORKLOADS];	/* run.txt target_workloads (absent: all) */
 	size_t wl_first[RAW_NWORKLOADS], wl_rows[RAW_NWORKLOADS];	/* in the cell table */
 	bool any_ruleset, any_v1, any_v2;
 	size_t nmeasured, npasses, ncounting, nlost_cells;
@@ -365,7 +366,8 @@ static int compute(struct render_ctx *ctx)
 					c->has_chg = true;	/* not when the base mean is 0 */
 					c->hw = stats_change_halfwidth(&c->chg);
 				}
-				c->reached = stats_reached(c->hw, ctx->target);
+				c->reached = ctx->has_target[w] &&
+					     stats_reached(c->hw, ctx->target);
 			}
 		}
 	}
@@ -456,6 +458,8 @@ static void main_columns(struct render_ctx *ctx, int w, struct tcol *cols)
 		}
 	}
 	cols[M_RULESET].hidden = !ctx->any_ruleset;
+	for (d = 0; d < RAW_NDIRS; d++)
+		cols[M_DIR + d * MD_NCOLS + MD_REACHED].hidden = !ctx->has_target[w];
 }
 
 static int mean_text(struct table *t, size_t row, size_t col, const struct rcell *c)
@@ -674,7 +678,7 @@ static int cell_row_fields(struct render_ctx *ctx, struct table *t, size_t row,
 	return ret;
 }
 
-static int cell_numbers(struct render_ctx *ctx, struct table *t, size_t row,
+static int cell_numbers(struct render_ctx *ctx, struct table *t, size_t row, int w,
 			const struct rcell *c, const struct rcell *bc, bool is_base)
 {
 	const struct stats_cell *s = &c->s;
@@ -731,7 +735,7 @@ static int cell_numbers(struct render_ctx *ctx, struct table *t, size_t row,
 			ret = ret ?: table_bool(t, row, C_INDIST, c->chg.indistinguishable);
 	}
 	ret = ret ?: table_num(t, row, C_HW, c->hw);
-	if (c->has_chg || is_base)
+	if ((c->has_chg || is_base) && ctx->has_target[w])
 		ret = ret ?: table_bool(t, row, C_REACHED, c->reached);
 	ret = ret ?: table_nums(t, row, C_UNITS, c->u.v, c->u.n);
 	ret = ret ?: units_text(t, row, C_UNITS_TEXT, c);
@@ -826,7 +830,7 @@ static int build_cells(struct render_ctx *ctx, struct table *t)
 						       wi->lower_better ? "lower" : "higher");
 				ret = ret ?: table_text(t, row, C_PARTS_RUNS, false, "%s",
 							parts_runs_text(c, buf, sizeof(buf)));
-				ret = ret ?: cell_numbers(ctx, t, row, c,
+				ret = ret ?: cell_numbers(ctx, t, row, w, c,
 							  &ctx->rows[ctx->base].cell[w][d],
 							  i == ctx->base);
 				if (is_pps(w))
@@ -1089,7 +1093,7 @@ static void print_notes(struct render_ctx *ctx, FILE *f)
 static void print_run(struct render_ctx *ctx, const struct summary *sm, FILE *f)
 {
 	char buf[160], b2[160];
-	int w;
+	int w, n;
 
 	for (w = 0; w < RAW_NWORKLOADS; w++) {
 		if (!ctx->has_wl[w])
@@ -1119,8 +1123,12 @@ static void print_run(struct render_ctx *ctx, const struct summary *sm, FILE *f)
 	else
 		fprintf(f, "- counting rules during measured runs: loaded in %zu of %zu\n",
 			ctx->ncounting, ctx->nmeasured);
-	fprintf(f, "- target: 95%% half-width of a change at most %g%% (%s)\n", ctx->target,
+	fprintf(f, "- target: 95%% half-width of a change at most %g%% (%s), for", ctx->target,
 		ctx->target_src);
+	for (n = 0, w = 0; w < RAW_NWORKLOADS; w++)
+		if (ctx->has_wl[w] && ctx->has_target[w])
+			fprintf(f, "%s %s", n++ ? "," : "", raw_workloads[w].name);
+	fputc('\n', f);
 }
 
 static int write_md(struct render_ctx *ctx, struct table *mains, struct table *cells,
@@ -1138,6 +1146,9 @@ static int write_md(struct render_ctx *ctx, struct table *mains, struct table *c
 		ret = table_print_md(&mains[w], f);
 		if (ret)
 			return ret;
+		if (!ctx->has_target[w])
+			fprintf(f, "\nNo target for %s (run.txt target_workloads).\n",
+				raw_workloads[w].name);
 		fputc('\n', f);
 	}
 	print_notes(ctx, f);
@@ -1186,6 +1197,9 @@ static int write_txt(struct render_ctx *ctx, struct table *mains, struct table *
 		ret = table_print_text(&mains[w], f);
 		if (ret)
 			return ret;
+		if (!ctx->has_target[w])
+			fprintf(f, "no target for %s (run.txt target_workloads)\n",
+				raw_workloads[w].name);
 		fputc('\n', f);
 	}
 	fprintf(f, "mean ± 95%% CI over units (boots' means with >= 2 boots, else runs); Δ vs "
@@ -1345,7 +1359,7 @@ static int write_json(struct render_ctx *ctx, struct table *mains, struct table 
 	struct json_object *top, *o;
 	char num[40];
 	const char *s;
-	int ret = -ENOMEM;
+	int w, ret = -ENOMEM;
 
 	(void)mains;
 	top = json_object_new_object();
@@ -1361,6 +1375,12 @@ static int write_json(struct render_ctx *ctx, struct table *mains, struct table 
 	num_shortest(ctx->target, num, sizeof(num));
 	json_object_object_add(top, "target_pct", json_object_new_double_s(ctx->target, num));
 	json_object_object_add(top, "target_source", json_object_new_string(ctx->target_key));
+	o = json_object_new_array();
+	for (w = 0; o && w < RAW_NWORKLOADS; w++)
+		if (ctx->has_wl[w] && ctx->has_target[w])
+			json_object_array_add(o, json_object_new_string(raw_workloads[w].name));
+	if (!o || json_object_object_add(top, "target_workloads", o))
+		goto out_put;
 	json_object_object_add(top, "baseline",
 			       json_object_new_string(ctx->rows[ctx->base].key));
 	json_object_object_add(top, "verify_failed_rows",
@@ -1471,12 +1491,17 @@ static void ctx_free(struct render_ctx *ctx)
 
 static void set_target(struct render_ctx *ctx, const struct render_opts *o)
 {
+	int w;
+
+	for (w = 0; w < RAW_NWORKLOADS; w++)
+		ctx->has_target[w] = !ctx->raw.run_txt.target_workloads ||
+				     ctx->raw.run_txt.target_workloads & (1u << w);
 	if (o && o->target_pct > 0) {
 		ctx->target = o->target_pct;
 		ctx->target_src = "brnf render --target";
 		ctx->target_key = "option";
-	} else if (!isnan(ctx->raw.target_pct)) {
-		ctx->target = ctx->raw.target_pct;
+	} else if (!isnan(ctx->raw.run_txt.target_pct)) {
+		ctx->target = ctx->raw.run_txt.target_pct;
 		ctx->target_src = "run.txt target_pct";
 		ctx->target_key = "run.txt";
 	} else {

@@ -8,7 +8,8 @@
  * same raw data twice gives byte-identical files.
  *
  * matrix.json ("format": 2): "parts" (one object per part: provenance and QEMU facts),
- * "run" (what was run: distinct values as numbers), "target_pct" and "target_source",
+ * "run" (what was run: distinct values as numbers), "target_pct", "target_source"
+ * ("option", "run.txt" or "default") and "target_workloads" (those it is for),
  * "baseline" (the baseline row's key), "verify_failed_rows", "workloads" (name, unit,
  * better, what), and "rows": one object per matrix row (key, kernel, label, global,
  * local, ruleset, expect, baseline, verified, verify_passes, verify_missing_parts)

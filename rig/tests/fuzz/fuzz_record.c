@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct raw_run run;
 	struct raw_part part;
 	char err[512];
-	double t;
+	struct raw_run_txt rt;
 
 	err[0] = '\0';
 	if (raw_parse_record("r", (const char *)data, size, &run, err, sizeof(err))) {
@@ -59,10 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	raw_parse_provenance("p", (const char *)data, size, &part, err, sizeof(err));
 	raw_parse_qemu("q", (const char *)data, size, &part, err, sizeof(err));
 	err[0] = '\0';
-	if (raw_parse_run_txt("t", (const char *)data, size, &t, err, sizeof(err))) {
-		if (strncmp(err, "t:", 2))
+	if (raw_parse_run_txt("t", (const char *)data, size, &rt, err, sizeof(err))) {
+		if (strncmp(err, "t:", 2) || strchr(err, '\n'))
 			abort();
-	} else if (!isnan(t) && !(t > 0 && t <= 100)) {
+	} else if ((!isnan(rt.target_pct) && !(rt.target_pct > 0 && rt.target_pct <= 100)) ||
+		   rt.target_workloads >= 1u << RAW_NWORKLOADS) {
 		abort();
 	}
 	return 0;

@@ -400,27 +400,40 @@ static void test_run_txt(void **state)
 	static const struct {
 		const char *text, *msg;
 		double target;
+		unsigned int workloads;
 	} cases[] = {
-		{ "series=6.12 clock=icount\ntarget_pct=0.3 max_boots=8\n", NULL, 0.3 },
-		{ "target_pct=1.5", NULL, 1.5 },
-		{ "target_pct=0.3 target_pct=0.3\n", NULL, 0.3 },
-		{ "series=6.12 boots=3\n", NULL, NAN },
-		{ "", NULL, NAN },
+		{ "series=6.12 clock=icount\ntarget_pct=0.3 max_boots=8\n", NULL, 0.3, 0 },
+		{ "target_pct=1.5", NULL, 1.5, 0 },
+		{ "target_pct=0.3 target_pct=0.3\n", NULL, 0.3, 0 },
+		{ "series=6.12 boots=3\n", NULL, NAN, 0 },
+		{ "", NULL, NAN, 0 },
+		{ "workloads=pps64,tcp target_workloads=pps64,pps1514\n", NULL, NAN,
+		  1u << RAW_PPS64 | 1u << RAW_PPS1514 },
+		{ "target_workloads=tcp\ntarget_workloads=tcp\n", NULL, NAN, 1u << RAW_TCP },
 		{ "a=1\n\n  target_pct=x\n", "run.txt:3: target_pct 'x' is not a number above 0 "
-		  "and at most 100", 0 },
+		  "and at most 100", 0, 0 },
 		{ "target_pct=", "run.txt:1: target_pct '' is not a number above 0 and at most "
-		  "100", 0 },
+		  "100", 0, 0 },
 		{ "target_pct=0", "run.txt:1: target_pct '0' is not a number above 0 and at most "
-		  "100", 0 },
+		  "100", 0, 0 },
 		{ "target_pct=nan", "run.txt:1: target_pct 'nan' is not a number above 0 and at "
-		  "most 100", 0 },
+		  "most 100", 0, 0 },
 		{ "target_pct=101", "run.txt:1: target_pct '101' is not a number above 0 and at "
-		  "most 100", 0 },
+		  "most 100", 0, 0 },
 		{ "target_pct=0.3\ntarget_pct=0.5\n", "run.txt:2: target_pct given twice (0.3, "
-		  "0.5)", 0 },
+		  "0.5)", 0, 0 },
+		{ "target_workloads=pps64,udp", "run.txt:1: target_workloads: 'udp' is not "
+		  "pps64/pps1514/tcp-bytes/tcp", 0, 0 },
+		{ "target_workloads=", "run.txt:1: target_workloads: '' is not "
+		  "pps64/pps1514/tcp-bytes/tcp", 0, 0 },
+		{ "target_workloads=tcp target_workloads=pps64", "run.txt:1: target_workloads "
+		  "given twice", 0, 0 },
+		{ "target_pct=0.300000000000000000000000000000000000000000000000000000000000000000"
+		  "0000000000000000000000000000000000000000000000000000000000000000001",
+		  "run.txt:1: 'target_pct=0.3000000...' is too long", 0, 0 },
 	};
+	struct raw_run_txt rt;
 	char err[256];
-	double t;
 	size_t i;
 
 	(void)state;
@@ -428,16 +441,17 @@ static void test_run_txt(void **state)
 		err[0] = '\0';
 		if (!cases[i].msg) {
 			assert_int_equal(raw_parse_run_txt("run.txt", cases[i].text,
-							   strlen(cases[i].text), &t, err,
+							   strlen(cases[i].text), &rt, err,
 							   sizeof(err)), 0);
 			if (isnan(cases[i].target))
-				assert_true(isnan(t));
+				assert_true(isnan(rt.target_pct));
 			else
-				assert_true(t == cases[i].target);
+				assert_true(rt.target_pct == cases[i].target);
+			assert_int_equal(rt.target_workloads, cases[i].workloads);
 			continue;
 		}
 		assert_int_equal(raw_parse_run_txt("run.txt", cases[i].text, strlen(cases[i].text),
-						   &t, err, sizeof(err)), -EINVAL);
+						   &rt, err, sizeof(err)), -EINVAL);
 		if (strcmp(err, cases[i].msg))
 			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].msg);
 	}

@@ -982,6 +982,31 @@ static void test2_target_option(void **state)
 						 "reached")));
 	json_object_put(top);
 
+	/* the target only for pps64: no verdict for tcp-bytes */
+	spit(in_dir(fx, "run.txt"), "target_pct=0.5 target_workloads=pps64\n", 38);
+	o.target_pct = 0;
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_int_equal(json_object_array_length(jget(top, "target_workloads")), 1);
+	assert_true(json_object_is_type(jget(json_cell(top, 1, "tcp-bytes", "download"),
+					     "reached"), json_type_null));
+	assert_true(json_object_is_type(jget(json_cell(top, 1, "tcp-bytes", "download"),
+					     "halfwidth_pct"), json_type_double));
+	assert_true(json_object_is_type(jget(json_cell(top, 1, "pps64", "download"),
+					     "reached"), json_type_boolean));
+	json_object_put(top);
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(msg, "\nNo target for tcp-bytes (run.txt target_workloads).\n"));
+	*strstr(msg, "## How to read") = '\0';
+	assert_null(strstr(strstr(msg, "## tcp-bytes"), "reached ±"));
+	assert_non_null(strstr(msg, "| download reached ±0.5% |"));	/* pps64's */
+	free(msg);
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(msg, "- target: 95% half-width of a change at most 0.5% (run.txt "
+				    "target_pct), for pps64\n"));
+	free(msg);
+
 	/* without run.txt and without the option: the default */
 	sh("rm '%s'", in_dir(fx, "run.txt"));
 	o.target_pct = 0;
