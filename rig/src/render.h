@@ -27,14 +27,12 @@
 
 #include <stdbool.h>
 
-#define RENDER_TARGET_PCT 0.3	/* default target half-width of a change, percent */
-
 struct render_opts {
 	bool print;		/* also write the text table to stdout */
 	const char *baseline;	/* row key or kernel (or label) of the row the
 				 * changes are measured against; NULL = the
 				 * first row */
-	double target_pct;	/* > 0: overrides run.txt's target_pct */
+	double target_pct;	/* > 0: overrides run.txt's target_pct (else 0.3) */
 	bool strict;		/* a row without a verification pass in some part
 				 * is an error, not only shown */
 };
