@@ -198,12 +198,13 @@ static void print_notes(struct rowstats *rs, FILE *f)
 {
 	fprintf(f, "## How to read the tables\n\n");
 	if (any_pps(rs))
-		fprintf(f, "- pps64, pps1514: kernel pktgen's time per packet sent, `elapsed_us` "
+		fprintf(f, "- %s: kernel pktgen's time per packet sent, `elapsed_us` "
 			   "× 1000 / `sent`, in nanoseconds per packet (lower is better); under "
 			   "`-icount` guest time counts instructions, so this is instructions "
 			   "per packet of the whole path (sender, AP, receiver's ingress). Mpps "
 			   "= sent / elapsed_us; wire Mbit/s = received × (pkt_size + 4) × 8 / "
-			   "elapsed_us.\n");
+			   "elapsed_us.\n", rs->has_wl[RAW_PPS64] && rs->has_wl[RAW_PPS1514] ?
+			"pps64, pps1514" : rs->has_wl[RAW_PPS64] ? "pps64" : "pps1514");
 	if (rs->has_wl[RAW_TCP_BYTES])
 		fprintf(f, "- tcp-bytes: the bytes received over all parallel flows (iperf3 "
 			   "`-n`, `end.sum_received.bytes`) × 8 / the longest flow's receive "
