@@ -78,7 +78,7 @@ static int measure_flows(struct run *r, struct record *rec, bool download, const
 static int measure_pps(struct run *r, struct record *rec, bool download, char *what,
 		       size_t len)
 {
-	struct pktgen_opts o = { .pkt_size = workload_pkt_size(rec->workload),
+	struct pktgen_opts o = { .pkt_size = brnf_workloads[rec->workload].pkt_size,
 				 .count = r->c.packets };
 	struct tb_path p;
 
@@ -98,7 +98,7 @@ static int measure_pps(struct run *r, struct record *rec, bool download, char *w
 		 rec->pg.received);
 	if (rec->pg.received != rec->pg.sent)
 		fprintf(stderr, "brnf: row %s %s %s: %" PRIu64 " of %" PRIu64 " frames lost\n",
-			r->source[rec->index], brnf_workload_names[rec->workload],
+			r->source[rec->index], brnf_workloads[rec->workload].name,
 			rec->direction, rec->pg.sent - rec->pg.received, rec->pg.sent);
 	return 0;
 }
@@ -116,7 +116,7 @@ static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf
 	int err;
 
 	row_key(&r->rows[i], key, sizeof(key));
-	snprintf(name, sizeof(name), "%s-%s", brnf_workload_names[w], directions[d]);
+	snprintf(name, sizeof(name), "%s-%s", brnf_workloads[w].name, directions[d]);
 	progress_cell(r->order + 1, key);
 	err = run_dir(r, name, dir, sizeof(dir));
 	if (!err && workload_is_pps(w))
@@ -127,7 +127,7 @@ static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf
 		err = record_write(dir, &rec);
 	if (err)
 		return err;
-	progress_line("%4u %-9s %-8s rep %u  %s  %s", r->order + 1, brnf_workload_names[w],
+	progress_line("%4u %-9s %-8s rep %u  %s  %s", r->order + 1, brnf_workloads[w].name,
 		      directions[d], rep, what, key);
 	r->order++;
 	return 0;

@@ -216,7 +216,7 @@ static bool pps_refused(const struct run *r)
 	for (k = 0; k < r->nwl && !r->rig.testbed; k++)
 		if (workload_is_pps(r->wl[k])) {
 			pr_err("--workloads %s: the pps workloads run on the namespace test bed "
-			       "only, not on the hosts of %s", brnf_workload_names[r->wl[k]],
+			       "only, not on the hosts of %s", brnf_workloads[r->wl[k]].name,
 			       r->rig_path);
 			return true;
 		}

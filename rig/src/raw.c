@@ -29,16 +29,6 @@ const char *const raw_verify_names[] = {
 	[RAW_VERIFY_NO] = "no",
 	NULL,
 };
-const struct raw_workload_info raw_workloads[RAW_NWORKLOADS] = {
-	[RAW_PPS64] = { "pps64", "ns/packet", true, 60,
-			"kernel pktgen, a fixed count of 64-byte frames (UDP, one flow)" },
-	[RAW_PPS1514] = { "pps1514", "ns/packet", true, 1514,
-			  "kernel pktgen, a fixed count of 1518-byte frames (UDP, one flow)" },
-	[RAW_TCP_BYTES] = { "tcp-bytes", "Mbit/s", false, 0,
-			    "parallel iperf3 TCP flows, a fixed number of bytes each" },
-	[RAW_TCP] = { "tcp", "Mbit/s", false, 0,
-		      "parallel iperf3 TCP flows for a fixed time (the seed's)" },
-};
 
 static struct json_object *get(struct json_object *o, const char *key)
 {
@@ -395,7 +385,7 @@ static int parse_pktgen(struct json_object *pg, struct raw_run *run, char *msg, 
 {
 	static const char *const keys[] = { "pkt_size", "count", "sent", "received", "errors",
 					    "elapsed_us" };
-	const struct raw_workload_info *w = &raw_workloads[run->workload];
+	const struct workload_info *w = &brnf_workloads[run->workload];
 	struct raw_pktgen *p = &run->pktgen;
 	unsigned long long *v[] = { &p->pkt_size, &p->count, &p->sent, &p->received,
 				    &p->errors, &p->elapsed_us };
@@ -437,7 +427,7 @@ static int parse_pktgen(struct json_object *pg, struct raw_run *run, char *msg, 
 static int parse_v1(struct json_object *top, struct raw_run *run, char *msg, size_t len)
 {
 	run->kind = RAW_MEASURE;
-	run->workload = RAW_TCP;
+	run->workload = WL_TCP;
 	run->counting_rules = true;
 	if (parse_direction(top, run, msg, len))
 		return -1;
@@ -454,13 +444,13 @@ static int parse_v1(struct json_object *top, struct raw_run *run, char *msg, siz
 
 static int parse_measure(struct json_object *top, struct raw_run *run, char *msg, size_t len)
 {
-	const char *names[RAW_NWORKLOADS + 1];
+	const char *names[WL_N + 1];
 	struct json_object *x;
 	int i;
 
 	run->kind = RAW_MEASURE;
-	for (i = 0; i < RAW_NWORKLOADS; i++)
-		names[i] = raw_workloads[i].name;
+	for (i = 0; i < WL_N; i++)
+		names[i] = brnf_workloads[i].name;
 	names[i] = NULL;
 	i = get_enum(top, "workload", names);
 	if (i < 0) {
@@ -478,11 +468,11 @@ static int parse_measure(struct json_object *top, struct raw_run *run, char *msg
 	run->counting_rules = x && json_object_get_boolean(x);
 	if (parse_readback(get(top, "readback"), run, msg, len))
 		return -1;
-	if (raw_workloads[run->workload].pkt_size)
+	if (brnf_workloads[run->workload].pkt_size)
 		return parse_pktgen(get(top, "pktgen"), run, msg, len);
 	if (parse_flows(get(top, "flows"), run, msg, len))
 		return -1;
-	if (run->workload == RAW_TCP_BYTES &&
+	if (run->workload == WL_TCP_BYTES &&
 	    (get_u64(top, "bytes_per_flow", &run->bytes_per_flow) || !run->bytes_per_flow)) {
 		seterr(msg, len, "\"bytes_per_flow\" missing or not a positive integer");
 		return -1;
@@ -577,7 +567,7 @@ int raw_run_dir_name(const struct raw_run *run, char *buf, size_t len)
 		n = snprintf(buf, len, "%04u-verify", run->order);
 	else
 		n = snprintf(buf, len, "%04u-%s-%s", run->order,
-			     raw_workloads[run->workload].name, raw_dir_names[run->dir]);
+			     brnf_workloads[run->workload].name, raw_dir_names[run->dir]);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -611,11 +601,11 @@ static int run_txt_workloads(const char *v, struct raw_run_txt *rt, char *msg, s
 	do {
 		c = strchr(p, ',');
 		n = c ? (size_t)(c - p) : strlen(p);
-		for (w = 0; w < RAW_NWORKLOADS; w++)
-			if (strlen(raw_workloads[w].name) == n &&
-			    !strncmp(p, raw_workloads[w].name, n))
+		for (w = 0; w < WL_N; w++)
+			if (strlen(brnf_workloads[w].name) == n &&
+			    !strncmp(p, brnf_workloads[w].name, n))
 				break;
-		if (w == RAW_NWORKLOADS) {
+		if (w == WL_N) {
 			seterr(msg, len, "target_workloads: '%.*s' is not pps64/pps1514/tcp-bytes/"
 			       "tcp", (int)n, p);
 			return -1;
@@ -879,7 +869,7 @@ static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *
 			seterr(err, errlen, "%s: the flows' rates add up to %g", path, bps);
 			return -ERANGE;
 		}
-		if (run->workload == RAW_TCP_BYTES) {
+		if (run->workload == WL_TCP_BYTES) {
 			if (!(res.bytes > 0) || !(res.seconds > 0)) {
 				seterr(err, errlen, "%s: end.sum_received.bytes or .seconds missing "
 				       "or 0 (a tcp-bytes run needs both)", path);
@@ -899,7 +889,7 @@ static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *
 			}
 		}
 	}
-	if (run->workload == RAW_TCP_BYTES)
+	if (run->workload == WL_TCP_BYTES)
 		run->value = bytes * 8 / seconds / 1e6;
 	else
 		run->value = bps / 1e6;
@@ -977,7 +967,7 @@ static int check_part(const char *path, const struct raw_set *s, size_t first,
 			   a->repetition == b->repetition) {
 			seterr(err, errlen, "%s/%s/record.json: row %u, %s, %s, repetition %u "
 			       "again (also in %s)", path, b->name, b->row_index,
-			       raw_workloads[b->workload].name, raw_dir_names[b->dir],
+			       brnf_workloads[b->workload].name, raw_dir_names[b->dir],
 			       b->repetition, a->name);
 			ret = -EINVAL;
 		}

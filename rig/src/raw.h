@@ -12,7 +12,7 @@
  * - schema 1 (every results directory published before issue 10): one measured run of
  *   the workload "tcp" in <NNNN>-<direction>, with the counting rules of the filtering
  *   verification loaded and its own "verify" block;
- * - schema 2 (/work/notes/schema2.md): "kind" "measure", a run of a workload (tcp,
+ * - schema 2 (rig/README.md "Raw data"): "kind" "measure", a run of a workload (tcp,
  *   tcp-bytes, pps64, pps1514) in <NNNN>-<workload>-<direction>, measured without
  *   counting rules; or "kind" "verify", a verification pass of a row in <NNNN>-verify.
  *   NNNN is the record's "order"; the directory name must agree with the record.
@@ -52,26 +52,14 @@
 #include <stddef.h>
 
 #include "matrix.h"
+#include "workload.h"
 
 enum raw_dir { RAW_DOWNLOAD, RAW_UPLOAD, RAW_NDIRS };
 enum raw_verify { RAW_VERIFY_NA, RAW_VERIFY_YES, RAW_VERIFY_NO };
 enum raw_kind { RAW_MEASURE, RAW_VERIFY_PASS };
 
-/* In the order the tables show them: packet rate first (routers are packet-rate bound),
- * the seed's TCP table last. */
-enum raw_workload { RAW_PPS64, RAW_PPS1514, RAW_TCP_BYTES, RAW_TCP, RAW_NWORKLOADS };
-
-struct raw_workload_info {
-	const char *name;		/* as in record.json and the run directory name */
-	const char *unit;		/* of a run's value */
-	bool lower_better;		/* ns/packet: lower is better */
-	unsigned int pkt_size;		/* pktgen pkt_size of a pps workload, 0 otherwise */
-	const char *what;		/* one line for the tables */
-};
-
 extern const char *const raw_dir_names[RAW_NDIRS];	/* "download", "upload" */
 extern const char *const raw_verify_names[];		/* "n/a", "yes", "no" */
-extern const struct raw_workload_info raw_workloads[RAW_NWORKLOADS];
 
 #define RAW_MAX_FLOWS 64
 #define RAW_NAME_LEN 256
@@ -110,7 +98,7 @@ struct raw_run {
 	char key[RAW_KEY_LEN];		/* row_key(&row) */
 	unsigned int order;
 	/* measured runs */
-	enum raw_workload workload;
+	enum brnf_workload workload;
 	enum raw_dir dir;
 	unsigned int repetition;
 	bool counting_rules;		/* measured with counting rules loaded (schema 1: yes) */
@@ -118,7 +106,7 @@ struct raw_run {
 	char flow_file[RAW_MAX_FLOWS][64];
 	unsigned long long bytes_per_flow;	/* tcp-bytes */
 	struct raw_pktgen pktgen;	/* pps64, pps1514 */
-	double value;			/* in raw_workloads[workload].unit (read_dir only) */
+	double value;			/* in brnf_workloads[workload].unit (read_dir only) */
 	double mpps;			/* pps: sent / elapsed_us */
 	double wire_mbps;		/* pps: received * (pkt_size + 4) * 8 / elapsed_us */
 	double duration;		/* iperf3 test_start.duration of flow 0, -1 unknown */
@@ -134,7 +122,7 @@ struct raw_run {
 /* what run.txt says about the target */
 struct raw_run_txt {
 	double target_pct;		/* NAN when absent */
-	unsigned int target_workloads;	/* 1 << raw_workload; 0 when absent (all) */
+	unsigned int target_workloads;	/* 1 << enum brnf_workload; 0 when absent (all) */
 };
 
 struct raw_set {

@@ -99,17 +99,17 @@ static void summarize(struct rowstats *rs, struct summary *sm)
 		if (run->kind != RAW_MEASURE)
 			continue;
 		if (run->nflows)
-			distinct_add(&sm->flows[run->workload == RAW_TCP_BYTES], run->nflows);
-		if (run->workload == RAW_TCP) {
+			distinct_add(&sm->flows[run->workload == WL_TCP_BYTES], run->nflows);
+		if (run->workload == WL_TCP) {
 			distinct_add(&sm->duration, run->duration);
 			distinct_add(&sm->omit, run->omit);
 		}
-		if (run->workload == RAW_TCP_BYTES)
+		if (run->workload == WL_TCP_BYTES)
 			distinct_add(&sm->bytes, run->bytes_per_flow);
 		if (rowstats_is_pps(run->workload))
 			distinct_add(&sm->pkts, run->pktgen.count);
 	}
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
+	for (w = 0; w < WL_N; w++) {
 		for (i = 0; i < rs->nrows; i++) {
 			for (d = 0; d < RAW_NDIRS; d++) {
 				c = &rs->rows[i].cell[w][d];
@@ -167,7 +167,7 @@ static bool any_icount(const struct rowstats *rs)
 
 static bool any_pps(const struct rowstats *rs)
 {
-	return rs->has_wl[RAW_PPS64] || rs->has_wl[RAW_PPS1514];
+	return rs->has_wl[WL_PPS64] || rs->has_wl[WL_PPS1514];
 }
 
 /* lost-packet lines of workload @w: one per cell with runs whose received != sent */
@@ -184,7 +184,7 @@ static void print_lost(struct rowstats *rs, int w, FILE *f, const char *bullet)
 			if (!c->lost_runs)
 				continue;
 			fprintf(f, "%s%s %s, %s %s: %zu of %zu runs received %llu packets of %llu "
-				"sent (%s%llu)\n", bullet, LOST_MARK, raw_workloads[w].name,
+				"sent (%s%llu)\n", bullet, LOST_MARK, brnf_workloads[w].name,
 				rowstats_row_text(&rs->rows[i].row, buf, sizeof(buf)), raw_dir_names[d],
 				c->lost_runs, c->n, c->received, c->sent,
 				c->received > c->sent ? "+" : "-",
@@ -203,13 +203,13 @@ static void print_notes(struct rowstats *rs, FILE *f)
 			   "`-icount` guest time counts instructions, so this is instructions "
 			   "per packet of the whole path (sender, AP, receiver's ingress). Mpps "
 			   "= sent / elapsed_us; wire Mbit/s = received × (pkt_size + 4) × 8 / "
-			   "elapsed_us.\n", rs->has_wl[RAW_PPS64] && rs->has_wl[RAW_PPS1514] ?
-			"pps64, pps1514" : rs->has_wl[RAW_PPS64] ? "pps64" : "pps1514");
-	if (rs->has_wl[RAW_TCP_BYTES])
+			   "elapsed_us.\n", rs->has_wl[WL_PPS64] && rs->has_wl[WL_PPS1514] ?
+			"pps64, pps1514" : rs->has_wl[WL_PPS64] ? "pps64" : "pps1514");
+	if (rs->has_wl[WL_TCP_BYTES])
 		fprintf(f, "- tcp-bytes: the bytes received over all parallel flows (iperf3 "
 			   "`-n`, `end.sum_received.bytes`) × 8 / the longest flow's receive "
 			   "time, in Mbit/s.\n");
-	if (rs->has_wl[RAW_TCP])
+	if (rs->has_wl[WL_TCP])
 		fprintf(f, "- tcp: the receiver's rate (iperf3 `end.sum_received`) summed over "
 			   "the parallel flows of a run, in Mbit/s (10^6 bit/s).\n");
 	fprintf(f, "\nA cell is the mean over its units ± the half-width of the 95%% "
@@ -268,20 +268,20 @@ static void print_run(struct rowstats *rs, const struct summary *sm, FILE *f)
 	char buf[160], b2[160];
 	int w, n;
 
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
+	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
-		fprintf(f, "- %s: %s", raw_workloads[w].name, raw_workloads[w].what);
+		fprintf(f, "- %s: %s", brnf_workloads[w].name, brnf_workloads[w].what);
 		if (rowstats_is_pps(w))
 			fprintf(f, "; packets per run: %s",
 				distinct_str(&sm->pkts, "", buf, sizeof(buf)));
 		else
 			fprintf(f, "; flows per run: %s",
-				distinct_str(&sm->flows[w == RAW_TCP_BYTES], "", buf, sizeof(buf)));
-		if (w == RAW_TCP_BYTES)
+				distinct_str(&sm->flows[w == WL_TCP_BYTES], "", buf, sizeof(buf)));
+		if (w == WL_TCP_BYTES)
 			fprintf(f, "; bytes per flow: %s",
 				distinct_str(&sm->bytes, "", buf, sizeof(buf)));
-		if (w == RAW_TCP)
+		if (w == WL_TCP)
 			fprintf(f, "; duration: %s, omitted warm-up: %s",
 				distinct_str(&sm->duration, " s", buf, sizeof(buf)),
 				distinct_str(&sm->omit, " s", b2, sizeof(b2)));
@@ -298,9 +298,9 @@ static void print_run(struct rowstats *rs, const struct summary *sm, FILE *f)
 			rs->ncounting, rs->nmeasured);
 	fprintf(f, "- target: 95%% half-width of a change at most %g%% (%s), for", rs->target,
 		rs->target_src);
-	for (n = 0, w = 0; w < RAW_NWORKLOADS; w++)
+	for (n = 0, w = 0; w < WL_N; w++)
 		if (rs->has_wl[w] && rs->has_target[w])
-			fprintf(f, "%s %s", n++ ? "," : "", raw_workloads[w].name);
+			fprintf(f, "%s %s", n++ ? "," : "", brnf_workloads[w].name);
 	fputc('\n', f);
 }
 
@@ -310,26 +310,26 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 	int w, ret;
 
 	fprintf(f, "# brnf matrix\n\n");
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
+	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
-		fprintf(f, "## %s: %s, %s is better\n\n%s.\n\n", raw_workloads[w].name,
-			raw_workloads[w].unit, raw_workloads[w].lower_better ? "lower" : "higher",
-			raw_workloads[w].what);
+		fprintf(f, "## %s: %s, %s is better\n\n%s.\n\n", brnf_workloads[w].name,
+			brnf_workloads[w].unit, brnf_workloads[w].lower_better ? "lower" : "higher",
+			brnf_workloads[w].what);
 		ret = table_print_md(&tb->mains[w], f);
 		if (ret)
 			return ret;
 		if (!rs->has_target[w])
 			fprintf(f, "\nNo target for %s (run.txt target_workloads).\n",
-				raw_workloads[w].name);
+				brnf_workloads[w].name);
 		fputc('\n', f);
 	}
 	print_notes(rs, f);
 	fprintf(f, "## Spread per cell\n\n");
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
+	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
-		fprintf(f, "### %s (%s)\n\n", raw_workloads[w].name, raw_workloads[w].unit);
+		fprintf(f, "### %s (%s)\n\n", brnf_workloads[w].name, brnf_workloads[w].unit);
 		rtables_spread_show(tb, w);
 		ret = table_print_md_rows(&tb->cells, f, tb->wl_first[w], tb->wl_rows[w]);
 		if (ret)
@@ -344,7 +344,7 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 		   "power, normal approximation).\n\n");
 	if (rs->nlost_cells) {
 		fprintf(f, "## Lost packets\n\n");
-		for (w = 0; w < RAW_NWORKLOADS; w++)
+		for (w = 0; w < WL_N; w++)
 			print_lost(rs, w, f, "- ");
 		fputc('\n', f);
 	}
@@ -362,34 +362,34 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 {
 	int w, ret;
 
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
+	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
-		fprintf(f, "%s: %s, %s is better\n\n", raw_workloads[w].name,
-			raw_workloads[w].unit, raw_workloads[w].lower_better ? "lower" : "higher");
+		fprintf(f, "%s: %s, %s is better\n\n", brnf_workloads[w].name,
+			brnf_workloads[w].unit, brnf_workloads[w].lower_better ? "lower" : "higher");
 		ret = table_print_text(&tb->mains[w], f);
 		if (ret)
 			return ret;
 		if (!rs->has_target[w])
 			fprintf(f, "no target for %s (run.txt target_workloads)\n",
-				raw_workloads[w].name);
+				brnf_workloads[w].name);
 		fputc('\n', f);
 	}
 	fprintf(f, "mean ± 95%% CI over units (boots' means with >= 2 boots, else runs); Δ vs "
 		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
 		   " CV > 3%%%s\n\n", rs->rows[rs->base].key, rs->target, rs->target_src,
 		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "");
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
+	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
-		fprintf(f, "%s spread (%s)\n\n", raw_workloads[w].name, raw_workloads[w].unit);
+		fprintf(f, "%s spread (%s)\n\n", brnf_workloads[w].name, brnf_workloads[w].unit);
 		rtables_spread_show(tb, w);
 		ret = table_print_text_rows(&tb->cells, f, tb->wl_first[w], tb->wl_rows[w]);
 		if (ret)
 			return ret;
 		fputc('\n', f);
 	}
-	for (w = 0; w < RAW_NWORKLOADS; w++)
+	for (w = 0; w < WL_N; w++)
 		print_lost(rs, w, f, "");
 	print_run(rs, sm, f);
 	if (any_icount(rs))
@@ -465,7 +465,7 @@ static struct json_object *workloads_json(struct rowstats *rs)
 	struct json_object *a = json_object_new_array(), *o;
 	int w;
 
-	for (w = 0; a && w < RAW_NWORKLOADS; w++) {
+	for (w = 0; a && w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
 		o = json_object_new_object();
@@ -474,11 +474,11 @@ static struct json_object *workloads_json(struct rowstats *rs)
 			json_object_put(a);
 			return NULL;
 		}
-		json_object_object_add(o, "name", json_object_new_string(raw_workloads[w].name));
-		json_object_object_add(o, "unit", json_object_new_string(raw_workloads[w].unit));
+		json_object_object_add(o, "name", json_object_new_string(brnf_workloads[w].name));
+		json_object_object_add(o, "unit", json_object_new_string(brnf_workloads[w].unit));
 		json_object_object_add(o, "better", json_object_new_string(
-					       raw_workloads[w].lower_better ? "lower" : "higher"));
-		json_object_object_add(o, "what", json_object_new_string(raw_workloads[w].what));
+					       brnf_workloads[w].lower_better ? "lower" : "higher"));
+		json_object_object_add(o, "what", json_object_new_string(brnf_workloads[w].what));
 	}
 	return a;
 }
@@ -495,7 +495,7 @@ static struct json_object *rows_json(struct rowstats *rs, const struct table *ce
 	for (i = 0; rows && i < rs->nrows; i++) {
 		r = &rs->rows[i];
 		first = (size_t)-1;
-		for (w = 0; w < RAW_NWORKLOADS && first == (size_t)-1; w++)
+		for (w = 0; w < WL_N && first == (size_t)-1; w++)
 			for (d = 0; d < RAW_NDIRS && first == (size_t)-1; d++)
 				if (r->cell[w][d].has_stats)
 					first = r->cell[w][d].trow;
@@ -505,7 +505,7 @@ static struct json_object *rows_json(struct rowstats *rs, const struct table *ce
 			json_object_put(arr);
 			goto out_put;
 		}
-		for (w = 0; w < RAW_NWORKLOADS; w++) {
+		for (w = 0; w < WL_N; w++) {
 			for (d = 0; d < RAW_NDIRS; d++) {
 				if (!r->cell[w][d].has_stats)
 					continue;
@@ -548,9 +548,9 @@ static int write_json(struct rowstats *rs, struct rtables *tb, const struct summ
 	json_object_object_add(top, "target_pct", json_object_new_double_s(rs->target, num));
 	json_object_object_add(top, "target_source", json_object_new_string(rs->target_key));
 	o = json_object_new_array();
-	for (w = 0; o && w < RAW_NWORKLOADS; w++)
+	for (w = 0; o && w < WL_N; w++)
 		if (rs->has_wl[w] && rs->has_target[w])
-			json_object_array_add(o, json_object_new_string(raw_workloads[w].name));
+			json_object_array_add(o, json_object_new_string(brnf_workloads[w].name));
 	if (!o || json_object_object_add(top, "target_workloads", o))
 		goto out_put;
 	json_object_object_add(top, "baseline",

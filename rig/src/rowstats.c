@@ -22,9 +22,9 @@ bool rowstats_verify_failed(enum rverify v)
 	return v == RV_NO || v == RV_READBACK || v == RV_YES_UNEXPECTED;
 }
 
-bool rowstats_is_pps(enum raw_workload w)
+bool rowstats_is_pps(enum brnf_workload w)
 {
-	return raw_workloads[w].pkt_size != 0;
+	return brnf_workloads[w].pkt_size != 0;
 }
 
 static int cell_add(struct rcell *c, double v, size_t part, size_t run)
@@ -193,7 +193,7 @@ found:
 /*
  * A row's filtering verification over all its parts. Schema 1 runs verified
  * themselves: every run yes is "yes", some yes and some n/a "partial". Schema 2 passes
- * (schema2.md): "n/a" when every pass is n/a, "yes" when every other pass is yes, else
+ * (rig/README.md "Raw data"): "n/a" when every pass is n/a, "yes" when every other pass is yes, else
  * "no"; a part with measured runs of the row and no pass is "missing".
  */
 static enum rverify row_verify(struct rrow *r, size_t nparts)
@@ -249,7 +249,7 @@ static int compute(struct rowstats *rs)
 
 	for (i = 0; i < rs->nrows; i++) {
 		r = &rs->rows[i];
-		for (w = 0; w < RAW_NWORKLOADS; w++) {
+		for (w = 0; w < WL_N; w++) {
 			for (d = 0; d < RAW_NDIRS; d++) {
 				c = &r->cell[w][d];
 				c->hw = NAN;
@@ -271,7 +271,7 @@ static int compute(struct rowstats *rs)
 	}
 	for (i = 0; i < rs->nrows; i++) {
 		r = &rs->rows[i];
-		for (w = 0; w < RAW_NWORKLOADS; w++) {
+		for (w = 0; w < WL_N; w++) {
 			for (d = 0; d < RAW_NDIRS; d++) {
 				c = &r->cell[w][d];
 				bc = &b->cell[w][d];
@@ -320,7 +320,7 @@ void rowstats_free(struct rowstats *rs)
 	int w, d;
 
 	for (i = 0; i < rs->nrows; i++) {
-		for (w = 0; w < RAW_NWORKLOADS; w++) {
+		for (w = 0; w < WL_N; w++) {
 			for (d = 0; d < RAW_NDIRS; d++) {
 				c = &rs->rows[i].cell[w][d];
 				free(c->v);
@@ -340,7 +340,7 @@ static void set_target(struct rowstats *rs, const struct rowstats_opts *o)
 {
 	int w;
 
-	for (w = 0; w < RAW_NWORKLOADS; w++)
+	for (w = 0; w < WL_N; w++)
 		rs->has_target[w] = !rs->raw.run_txt.target_workloads ||
 				     rs->raw.run_txt.target_workloads & (1u << w);
 	if (o && o->target_pct > 0) {

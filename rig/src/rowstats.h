@@ -54,7 +54,7 @@ struct rrow {
 	struct brnf_row row;		/* from the first run of the row */
 	unsigned int index;		/* smallest row.index seen */
 	size_t first;			/* position of the first run */
-	struct rcell cell[RAW_NWORKLOADS][RAW_NDIRS];
+	struct rcell cell[WL_N][RAW_NDIRS];
 	unsigned int nyes, nno, nna, nreadback_bad, npasses;
 	bool v1;			/* has schema 1 runs (they verify themselves) */
 	unsigned char *measured;	/* per part: schema 2 measured runs of the row */
@@ -73,8 +73,8 @@ struct rowstats {
 	double target;			/* percent */
 	const char *target_src;		/* in the text: where the target came from */
 	const char *target_key;		/* in matrix.json: "option", "run.txt", "default" */
-	bool has_wl[RAW_NWORKLOADS];
-	bool has_target[RAW_NWORKLOADS];	/* run.txt target_workloads (absent: all) */
+	bool has_wl[WL_N];
+	bool has_target[WL_N];	/* run.txt target_workloads (absent: all) */
 	bool any_ruleset, any_v1, any_v2;
 	size_t nmeasured, npasses, ncounting, nlost_cells;
 };
@@ -95,7 +95,7 @@ int rowstats_load(struct rowstats *rs, const char *dir, const struct rowstats_op
 void rowstats_free(struct rowstats *rs);
 
 bool rowstats_verify_failed(enum rverify v);
-bool rowstats_is_pps(enum raw_workload w);
+bool rowstats_is_pps(enum brnf_workload w);
 /* "vanilla (brfilter-local)" */
 const char *rowstats_kernel_text(const struct brnf_row *r, char *buf, size_t len);
 /* "vanilla (brfilter-local) · global 0 · br-lan" */

@@ -58,7 +58,7 @@ static void main_columns(struct rowstats *rs, struct rtables *tb, int w, struct 
 	for (d = 0; d < RAW_NDIRS; d++) {
 		k = M_DIR + d * MD_NCOLS;
 		snprintf(h[k + MD_MEAN], sizeof(h[0]), "%s %s (mean ± 95%% CI)",
-			 raw_dir_names[d], raw_workloads[w].unit);
+			 raw_dir_names[d], brnf_workloads[w].unit);
 		snprintf(h[k + MD_CHG], sizeof(h[0]), "Δ %s vs baseline", raw_dir_names[d]);
 		snprintf(h[k + MD_REACHED], sizeof(h[0]), "%s reached ±%g%%", raw_dir_names[d],
 			 rs->target);
@@ -411,7 +411,7 @@ static int cell_pps(struct table *t, size_t row, const struct rcell *c)
 static int build_cells(struct rowstats *rs, struct rtables *tb)
 {
 	struct table *t = &tb->cells;
-	const struct raw_workload_info *wi;
+	const struct workload_info *wi;
 	struct rcell *c;
 	struct rrow *r;
 	char buf[64];
@@ -422,8 +422,8 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 	if (ret)
 		return ret;
 	t->cols[C_RULESET].hidden = !rs->any_ruleset;
-	for (w = 0; w < RAW_NWORKLOADS; w++) {
-		wi = &raw_workloads[w];
+	for (w = 0; w < WL_N; w++) {
+		wi = &brnf_workloads[w];
 		tb->wl_first[w] = t->nrows;
 		for (i = 0; i < rs->nrows; i++) {
 			r = &rs->rows[i];
@@ -458,7 +458,7 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 	return 0;
 }
 
-void rtables_spread_show(struct rtables *tb, enum raw_workload w)
+void rtables_spread_show(struct rtables *tb, enum brnf_workload w)
 {
 	tb->cells.cols[C_MPPS].hidden = !rowstats_is_pps(w);
 	tb->cells.cols[C_WIRE].hidden = !rowstats_is_pps(w);
@@ -469,7 +469,7 @@ int rtables_build(struct rtables *tb, struct rowstats *rs)
 	int w, ret = 0;
 
 	memset(tb, 0, sizeof(*tb));
-	for (w = 0; w < RAW_NWORKLOADS && !ret; w++)
+	for (w = 0; w < WL_N && !ret; w++)
 		if (rs->has_wl[w])
 			ret = build_main(rs, tb, w);
 	return ret ?: build_cells(rs, tb);
@@ -479,7 +479,7 @@ void rtables_free(struct rtables *tb)
 {
 	int w;
 
-	for (w = 0; w < RAW_NWORKLOADS; w++)
+	for (w = 0; w < WL_N; w++)
 		table_free(&tb->mains[w]);
 	table_free(&tb->cells);
 }

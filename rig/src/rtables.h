@@ -23,16 +23,16 @@ enum { MD_MEAN, MD_CHG, MD_REACHED, MD_NCOLS };
 #define M_NCOLS (M_N + 2)
 
 struct rtables {
-	struct table mains[RAW_NWORKLOADS];	/* of the workloads the directory has */
+	struct table mains[WL_N];	/* of the workloads the directory has */
 	struct table cells;
-	size_t wl_first[RAW_NWORKLOADS], wl_rows[RAW_NWORKLOADS];	/* in cells */
-	char hdr[RAW_NWORKLOADS][M_NCOLS][96];	/* the main tables' headers */
+	size_t wl_first[WL_N], wl_rows[WL_N];	/* in cells */
+	char hdr[WL_N][M_NCOLS][96];	/* the main tables' headers */
 };
 
 /* 0 or -ENOMEM. Sets every cell's trow. Free with rtables_free() in either case. */
 int rtables_build(struct rtables *t, struct rowstats *rs);
 void rtables_free(struct rtables *t);
 /* Show the columns of workload @w's spread table (the cell table's rows of @w). */
-void rtables_spread_show(struct rtables *t, enum raw_workload w);
+void rtables_spread_show(struct rtables *t, enum brnf_workload w);
 
 #endif /* BRNF_RTABLES_H */

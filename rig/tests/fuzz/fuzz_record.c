@@ -23,19 +23,19 @@ static void check_run(const struct raw_run *run)
 			abort();
 		return;
 	}
-	if (run->kind != RAW_MEASURE || run->workload >= RAW_NWORKLOADS ||
+	if (run->kind != RAW_MEASURE || run->workload >= WL_N ||
 	    run->dir >= RAW_NDIRS || !run->repetition)
 		abort();
-	if (raw_workloads[run->workload].pkt_size) {
+	if (brnf_workloads[run->workload].pkt_size) {
 		if (run->nflows || !run->pktgen.sent || !run->pktgen.elapsed_us ||
 		    !(run->value > 0) || !isfinite(run->value) || !isfinite(run->wire_mbps))
 			abort();
 	} else if (!run->nflows || run->value != 0) {
 		abort();
 	}
-	if (run->workload == RAW_TCP_BYTES && !run->bytes_per_flow)
+	if (run->workload == WL_TCP_BYTES && !run->bytes_per_flow)
 		abort();
-	if (run->schema == 1 && (run->workload != RAW_TCP || !run->has_verify))
+	if (run->schema == 1 && (run->workload != WL_TCP || !run->has_verify))
 		abort();
 	if (raw_run_dir_name(run, name, sizeof(name)))
 		abort();
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strncmp(err, "t:", 2) || strchr(err, '\n'))
 			abort();
 	} else if ((!isnan(rt.target_pct) && !(rt.target_pct > 0 && rt.target_pct <= 100)) ||
-		   rt.target_workloads >= 1u << RAW_NWORKLOADS) {
+		   rt.target_workloads >= 1u << WL_N) {
 		abort();
 	}
 	return 0;

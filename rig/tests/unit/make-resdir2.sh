@@ -1,5 +1,5 @@
 #!/bin/sh
-# make-resdir2.sh: write the schema 2 unit test fixture data/resdir2 (schema2.md): two
+# make-resdir2.sh: write the schema 2 unit test fixture data/resdir2 (rig/README.md "Raw data"): two
 # kernels (nobrnf, vanilla) x 3 boots, rows 0 (nobrnf), 1 (vanilla, everything off),
 # 2 (vanilla, br-lan); workloads pps64 (2 repetitions per boot) and tcp-bytes (1); one
 # verification pass per row and boot; run.txt with target_pct=0.5.

@@ -38,7 +38,7 @@ static char *subst(const char *from, const char *to)
 	return subst_in(good, from, to);
 }
 
-/* schema 2 (schema2.md): a measured pps64 run, a tcp-bytes run, a verification pass */
+/* schema 2 (rig/README.md "Raw data"): a measured pps64 run, a tcp-bytes run, a verification pass */
 #define ROW2 "  \"row\": { \"index\": 11, \"kernel\": \"ondemand\", \"label\": \"\",\n" \
 	"           \"global\": [0,0,0], \"local\": [\"br-lan\"], \"ruleset\": \"none\",\n" \
 	"           \"source\": \"rig/matrices/ab.matrix:20\" },\n"
@@ -95,7 +95,7 @@ static void test_good_record(void **state)
 	/* schema 1: the seed's tcp, measured with the counting rules, verified itself */
 	assert_int_equal(run.schema, 1);
 	assert_int_equal(run.kind, RAW_MEASURE);
-	assert_int_equal(run.workload, RAW_TCP);
+	assert_int_equal(run.workload, WL_TCP);
 	assert_true(run.counting_rules);
 	assert_true(run.has_verify);
 }
@@ -209,7 +209,7 @@ static void test_schema2_pps(void **state)
 	assert_string_equal(err, "");
 	assert_int_equal(run.schema, 2);
 	assert_int_equal(run.kind, RAW_MEASURE);
-	assert_int_equal(run.workload, RAW_PPS64);
+	assert_int_equal(run.workload, WL_PPS64);
 	assert_int_equal(run.dir, RAW_DOWNLOAD);
 	assert_int_equal(run.repetition, 1);
 	assert_int_equal(run.order, 3);
@@ -239,7 +239,7 @@ static void test_schema2_pps(void **state)
 		u = subst_in(t, "\"pkt_size\": 60", "\"pkt_size\": 1514");
 		assert_int_equal(raw_parse_record("r.json", u, strlen(u), &run, err,
 						  sizeof(err)), 0);
-		assert_int_equal(run.workload, RAW_PPS1514);
+		assert_int_equal(run.workload, WL_PPS1514);
 		assert_true(run.wire_mbps == 49990.0 * 1518 * 8 / 314509);
 		assert_int_equal(raw_run_dir_name(&run, name, sizeof(name)), 0);
 		assert_string_equal(name, "0003-pps1514-download");
@@ -256,7 +256,7 @@ static void test_schema2_tcp_and_pass(void **state)
 	(void)state;
 	assert_int_equal(raw_parse_record("r.json", bytes, strlen(bytes), &run, err,
 					  sizeof(err)), 0);
-	assert_int_equal(run.workload, RAW_TCP_BYTES);
+	assert_int_equal(run.workload, WL_TCP_BYTES);
 	assert_int_equal(run.dir, RAW_UPLOAD);
 	assert_int_equal(run.repetition, 2);
 	assert_int_equal(run.nflows, 1);
@@ -268,7 +268,7 @@ static void test_schema2_tcp_and_pass(void **state)
 	/* the seed's tcp in schema 2: no bytes_per_flow needed; counting_rules optional */
 	t = subst_in(bytes, "\"tcp-bytes\"", "\"tcp\"");
 	assert_int_equal(raw_parse_record("r.json", t, strlen(t), &run, err, sizeof(err)), 0);
-	assert_int_equal(run.workload, RAW_TCP);
+	assert_int_equal(run.workload, WL_TCP);
 	free(t);
 	t = subst_in(bytes, "\"counting_rules\": false", "\"counting_rules\": true");
 	assert_int_equal(raw_parse_record("r.json", t, strlen(t), &run, err, sizeof(err)), 0);
@@ -408,8 +408,8 @@ static void test_run_txt(void **state)
 		{ "series=6.12 boots=3\n", NULL, NAN, 0 },
 		{ "", NULL, NAN, 0 },
 		{ "workloads=pps64,tcp target_workloads=pps64,pps1514\n", NULL, NAN,
-		  1u << RAW_PPS64 | 1u << RAW_PPS1514 },
-		{ "target_workloads=tcp\ntarget_workloads=tcp\n", NULL, NAN, 1u << RAW_TCP },
+		  1u << WL_PPS64 | 1u << WL_PPS1514 },
+		{ "target_workloads=tcp\ntarget_workloads=tcp\n", NULL, NAN, 1u << WL_TCP },
 		{ "a=1\n\n  target_pct=x\n", "run.txt:3: target_pct 'x' is not a number above 0 "
 		  "and at most 100", 0, 0 },
 		{ "target_pct=", "run.txt:1: target_pct '' is not a number above 0 and at most "
