@@ -26,15 +26,6 @@ fi
 trap topo_cleanup EXIT
 topo_setup
 
-# hooks at the points br_netfilter uses, named or not (a hook left behind by an
-# unloaded module has no name any more)
-brnf_hooks() {
-	{ ip netns exec "$NS_AP" nft list hooks bridge
-	  ip netns exec "$NS_AP" nft list hooks ip | grep -E '^[[:space:]]+-2147483648 '
-	  ip netns exec "$NS_AP" nft list hooks ip6 | grep -E '^[[:space:]]+-2147483648 '
-	} 2>/dev/null | grep -cE '^[[:space:]]+[-+]?[0-9]+ '
-}
-
 loaded() {	# loaded ROUND
 	grep -q '^br_netfilter ' /proc/modules && ok "$1: br_netfilter loaded" ||
 		fail "$1: br_netfilter not in /proc/modules"
@@ -42,7 +33,7 @@ loaded() {	# loaded ROUND
 		ok "$1: bridge-nf-call-iptables sysctl present" ||
 		fail "$1: no bridge-nf-call-iptables sysctl"
 	# six on 6.12, seven on 6.1 (FORWARD for IP and for ARP); the same each round
-	n=$(brnf_hooks)
+	n=$(brnf_hooks "$NS_AP")
 	[ -n "$nhooks" ] || nhooks=$n
 	[ "$n" -ge 6 ] && [ "$n" = "$nhooks" ] && ok "$1: $n br_netfilter hooks registered" ||
 		fail "$1: $n hooks at br_netfilter's hook points, want $nhooks (at least 6)"
@@ -63,7 +54,7 @@ unloaded() {	# unloaded ROUND
 	ip netns exec "$NS_AP" test -e /proc/sys/net/bridge/bridge-nf-call-iptables &&
 		fail "$1: bridge-nf-call-iptables still there after rmmod" ||
 		ok "$1: sysctls gone"
-	n=$(brnf_hooks)
+	n=$(brnf_hooks "$NS_AP")
 	[ "$n" = 0 ] && ok "$1: no hook left at br_netfilter's hook points" ||
 		fail "$1: $n hooks left at br_netfilter's hook points after rmmod"
 	f0=$nfail

@@ -22,11 +22,7 @@ set -u
 rounds=${1:-20}
 nns=${2:-8}
 P=brnfrace$$
-npass=0
-nfail=0
-ok() { npass=$((npass + 1)); echo "ok - $*"; }
-fail() { nfail=$((nfail + 1)); echo "not ok - $*"; }
-skip() { echo "SKIP: $*"; exit 4; }
+. "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "must run as root"
 for t in ip nft modprobe rmmod ping; do
@@ -68,14 +64,6 @@ while [ $i -lt "$nns" ]; do
 	ip -n "$b-y" addr add "198.18.$((10 + i)).2/24" dev eth0
 	i=$((i + 1))
 done
-
-# hooks at the hook points br_netfilter uses in namespace $1, named or not
-brnf_hooks() {
-	{ ip netns exec "$1" nft list hooks bridge
-	  ip netns exec "$1" nft list hooks ip | grep -E '^[[:space:]]+-2147483648 '
-	  ip netns exec "$1" nft list hooks ip6 | grep -E '^[[:space:]]+-2147483648 '
-	} 2>/dev/null | grep -cE '^[[:space:]]+[-+]?[0-9]+ '
-}
 
 n=$(brnf_hooks "$P-b0")
 [ "$n" -gt 0 ] && ok "hooks registered with a bridge and the default sysctls ($n)" ||
