@@ -10,6 +10,8 @@
 #   make kernel-config SERIES=6.12 VARIANT=debug  source branch and .config only
 #   make kernel-test                     boot the 6.12 kernels and run the kselftests,
 #                                        compile net/bridge/ of every 6.1 series
+#   make kernel-test-m                   the same on ondemand-m (br_netfilter a module):
+#                                        every guest loads it, module-cycle.sh unloads it
 #   make kernel-test-debug               the same on the debug kernel (KASAN, lockdep,
 #                                        kmemleak, failslab), built in and as a module
 #                                        (debug-m), plus kernel/tests/enomem.sh
@@ -34,7 +36,8 @@ K_SERIES = $(call k_given,SERIES,6.12 6.1)
 K_VARIANTS = $(call k_given,VARIANTS,$(KERNEL_ALL_VARIANTS))
 K_VARIANT = $(call k_given,VARIANT,vanilla)
 
-.PHONY: kernels kernel kernel-config kernel-test kernel-test-debug kernel-test-race kernel-shell \
+.PHONY: kernels kernel kernel-config kernel-test kernel-test-m kernel-test-debug kernel-test-race \
+	kernel-shell \
 	bridge-del-bench
 
 kernels:
@@ -56,6 +59,9 @@ kernel-config:
 
 kernel-test:
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test"
+
+kernel-test-m:
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels ondemand-m
 
 kernel-test-debug:
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels "debug debug-m" \
