@@ -598,6 +598,10 @@ static int run_txt_workloads(const char *v, struct raw_run_txt *rt, char *msg, s
 	size_t n;
 	int w;
 
+	if (!strcmp(v, "none")) {
+		mask = RAW_TARGET_NONE;
+		goto set;
+	}
 	do {
 		c = strchr(p, ',');
 		n = c ? (size_t)(c - p) : strlen(p);
@@ -613,6 +617,7 @@ static int run_txt_workloads(const char *v, struct raw_run_txt *rt, char *msg, s
 		mask |= 1u << w;
 		p = c + 1;
 	} while (c);
+set:
 	if (rt->target_workloads && rt->target_workloads != mask) {
 		seterr(msg, len, "target_workloads given twice");
 		return -1;

@@ -42,7 +42,8 @@
  *
  * run.txt: whitespace separated key=value words; only "target_pct" (a number above 0
  * and at most 100: the 95% half-width in percent a cell's change should reach) and
- * "target_workloads" (a comma list of the workloads the target is for; absent: all)
+ * "target_workloads" (a comma list of the workloads the target is for; absent: all;
+ * "none": no workload, RAW_TARGET_NONE)
  * are read.
  */
 #ifndef BRNF_RAW_H
@@ -123,6 +124,7 @@ struct raw_run {
 struct raw_run_txt {
 	double target_pct;		/* NAN when absent */
 	unsigned int target_workloads;	/* 1 << enum brnf_workload; 0 when absent (all) */
+#define RAW_TARGET_NONE	(1u << WL_N)	/* target_workloads=none: a bit of no workload */
 };
 
 struct raw_set {

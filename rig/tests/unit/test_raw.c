@@ -410,6 +410,11 @@ static void test_run_txt(void **state)
 		{ "workloads=pps64,tcp target_workloads=pps64,pps1514\n", NULL, NAN,
 		  1u << WL_PPS64 | 1u << WL_PPS1514 },
 		{ "target_workloads=tcp\ntarget_workloads=tcp\n", NULL, NAN, 1u << WL_TCP },
+		{ "target_pct=0.3 target_workloads=none\n", NULL, 0.3, RAW_TARGET_NONE },
+		{ "target_workloads=none,tcp", "run.txt:1: target_workloads: 'none' is not "
+		  "pps64/pps1514/tcp-bytes/tcp", 0, 0 },
+		{ "target_workloads=none target_workloads=tcp", "run.txt:1: target_workloads "
+		  "given twice", 0, 0 },
 		{ "a=1\n\n  target_pct=x\n", "run.txt:3: target_pct 'x' is not a number above 0 "
 		  "and at most 100", 0, 0 },
 		{ "target_pct=", "run.txt:1: target_pct '' is not a number above 0 and at most "
