@@ -6,6 +6,7 @@ BUILD := $(TOP)/build
 
 include rig/rig.mk
 include scripts/storm.mk
+include scripts/arch.mk
 include kernel/kernel.mk
 include scripts/scripts.mk
 

@@ -41,7 +41,7 @@ RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table
 RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
 RIG_UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
-	-DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' $(shell pkg-config --cflags json-c cmocka)
+	-DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' $(shell pkg-config --cflags json-c cmocka 2>/dev/null)
 RIG_UNIT_LIBS := $(shell pkg-config --libs json-c cmocka 2>/dev/null || echo -ljson-c -lcmocka) -lm
 RIG_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 RIG_UNIT_PLAIN := $(addprefix $(BUILD)/unit/plain/,$(RIG_UNIT_NAMES))
