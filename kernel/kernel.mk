@@ -3,6 +3,8 @@
 # scripts/kernel-test and scripts/qemu-run; this file only names the targets.
 #
 #   make kernels                         every variant of SERIES (default: 6.12 and 6.1)
+#   ... ARCH=arm64 or ARCH=mipsel        on every target below: that architecture's
+#                                        kernels and guests (scripts/arch.mk)
 #   make kernels SERIES=6.12 VARIANTS="vanilla ondemand"
 #   make kernel SERIES=6.12 VARIANT=ondemand      one variant (VARIANT may be NAME:N,
 #                                                 the first N patches of a series)
@@ -42,13 +44,13 @@ kernel-config:
 		BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --prepare "$$s" "$$v"; \
 	done; done
 
-kernel-test:
+kernel-test: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test"
 
-kernel-test-debug:
+kernel-test-debug: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels debug --timeout 2400
 
-kernel-shell:
+kernel-shell: guest-deps
 	@set -e; s=$(firstword $(K_SERIES)); v=$(firstword $(K_VARIANT)); \
 	BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" "$$s" "$$v"; \
 	sh "$(TOP)/scripts/qemu-run" \

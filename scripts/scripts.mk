@@ -1,8 +1,9 @@
 # scripts/scripts.mk: the project's main jobs (included by the top Makefile).
 #
-#   make matrix [AB_OPTS="--time 20 --boots 5"] [SERIES=6.1] [CLOCK=realtime]
+#   make matrix [AB_OPTS="--time 20 --boots 5"] [SERIES=6.1] [CLOCK=realtime] [ARCH=arm64]
 #        builds what is missing, runs the A/B matrix across kernel variants under QEMU
-#        (scripts/ab-matrix --help lists AB_OPTS) and prints the table
+#        (scripts/ab-matrix --help lists AB_OPTS) and prints the table; ARCH=arm64 or
+#        mipsel: on that architecture's guests (scripts/arch.mk)
 #   make matrix-netns [RUN_OPTS="--reps 5"]
 #        the seed's rows on the running kernel, in network namespaces (brnf run --help)
 #   make icount-load [LOAD_VARIANT=ondemand] [LOAD_OPTS="--boots 5"]
@@ -35,8 +36,8 @@ test-kernels:
 	@$(MAKE) -s kernels SERIES=6.12 VARIANTS="$(TEST_VARIANTS)"
 
 matrix:
-	@sh $(TOP)/scripts/deps.sh all
-	@$(MAKE) -s rig
+	@sh $(TOP)/scripts/deps.sh rig kernel $(ARCH_NAME)
+	@$(MAKE) -s guest-deps
 	@$(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$(AB_VARIANTS)"
 	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock $(AB_CLOCK) $(AB_OPTS)
 

@@ -40,12 +40,12 @@ storm-netns: storm-bin
 
 # The full storm: the debug kernel (on-demand hooks + KASAN, lockdep, PROVE_RCU,
 # atomic-sleep checks), then vanilla as the control. Kernels are built if missing.
-storm: storm-bin
+storm: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug vanilla
 
 # The short storm for `make test`: 1,000 operations on ondemand (the debug kernel is a
 # separate cold build of ~15+ min on 2 cores, see scripts/storm/README) and on vanilla.
-storm-short: storm-bin
+storm-short: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --short --series $(STORM_SERIES) \
 		$(STORM_SHORT_VARIANT) vanilla
 
