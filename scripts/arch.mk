@@ -11,7 +11,7 @@
 #                              host's controller (make rig), on a foreign ARCH make rootfs
 
 ARCH_NAME = $(or $(ARCH),x86_64)
-arch_sh = . $(TOP)/scripts/arch.sh && arch_set $(ARCH_NAME)
+arch_sh = me='make $@' && . $(TOP)/scripts/arch.sh && arch_set $(ARCH_NAME)
 
 .PHONY: rootfs guest-deps
 

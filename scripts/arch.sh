@@ -36,7 +36,7 @@ arch_set() {
 		q_machine=malta q_cpu=74Kf q_console=ttyS0 q_mem=256M deb_arch=mipsel
 		q_pkg=qemu-system-mips foreign=1 ;;
 	*)
-		echo "ARCH '$1' unknown (x86_64, arm64 or mipsel)" >&2
+		echo "${me:-${0##*/}}: ARCH '$1' unknown (x86_64, arm64 or mipsel)" >&2
 		return 1 ;;
 	esac
 	arch_pkgs="$k_gcc_pkg $q_pkg"
