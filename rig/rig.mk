@@ -9,10 +9,15 @@ RIG_OBJS := $(patsubst $(RIG_DIR)/src/%.c,$(RIG_OBJDIR)/%.o,$(RIG_SRCS))
 RIG_VERSION := $(shell git -C $(TOP) describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 RIG_CC ?= cc
+# pkg-config runs only when a rule needs its answer, once, and quietly: `make test`
+# and `make matrix` read this file before scripts/deps.sh installed json-c and
+# cmocka, and must not print pkg-config's errors then (the fallbacks are the
+# libraries' plain names).
+rig_pkg = $(shell pkg-config $(1) 2>/dev/null || echo $(2))
+RIG_PKG_CFLAGS = $(eval RIG_PKG_CFLAGS := $(call rig_pkg,--cflags libmnl json-c libcrypto,))$(RIG_PKG_CFLAGS)
 RIG_CFLAGS ?= -O2 -g
-RIG_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -MMD -MP \
-	$(shell pkg-config --cflags libmnl json-c libcrypto 2>/dev/null)
-RIG_LIBS := $(shell pkg-config --libs libmnl json-c libcrypto 2>/dev/null || echo -lmnl -ljson-c -lcrypto) -lm
+RIG_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -MMD -MP $(RIG_PKG_CFLAGS)
+RIG_LIBS = $(eval RIG_LIBS := $(call rig_pkg,--libs libmnl json-c libcrypto,-lmnl -ljson-c -lcrypto) -lm)$(RIG_LIBS)
 
 .PHONY: rig rig-unit rig-itest
 rig: $(BUILD)/bin/brnf
@@ -21,14 +26,17 @@ $(BUILD)/bin/brnf: $(RIG_OBJS)
 	@mkdir -p $(dir $@)
 	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
 
-# The version is baked into version.o only; rebuild it when HEAD moves.
-$(RIG_OBJDIR)/version.o: RIG_CFLAGS += -DBRNF_VERSION='"$(RIG_VERSION)"' \
+# The version is baked into version.o only; rebuild it when HEAD moves. Not through
+# RIG_CFLAGS, which rig-itest-san sets on the command line (a relative data directory
+# would send brnf looking for rig/ wherever it runs).
+$(RIG_OBJDIR)/version.o: RIG_OBJ_FLAGS = -DBRNF_VERSION='"$(RIG_VERSION)"' \
 	-DBRNF_DATADIR='"$(RIG_DIR)"'
-$(RIG_OBJDIR)/version.o: $(wildcard $(TOP)/.git/HEAD $(TOP)/.git/index)
+RIG_GIT_DIR := $(shell git -C $(TOP) rev-parse --absolute-git-dir 2>/dev/null)
+$(RIG_OBJDIR)/version.o: $(wildcard $(RIG_GIT_DIR)/HEAD $(RIG_GIT_DIR)/index)
 
 $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_CFLAGS) -c -o $@ $<
+	$(RIG_CC) $(RIG_CFLAGS) $(RIG_OBJ_FLAGS) -c -o $@ $<
 
 -include $(RIG_OBJS:.o=.d)
 
@@ -36,13 +44,14 @@ $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 # sources and cmocka, built twice (plain and with ASan+UBSan) and run by
 # rig/tests/unit/run.sh, which ends with "N passed, N failed".
 RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
-RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c render.c \
-	rigfile.c errbuf.c)
+RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c workload.c \
+	rowstats.c rtables.c render.c rigfile.c errbuf.c file.c)
 RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
-RIG_UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
-	-DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' $(shell pkg-config --cflags json-c cmocka 2>/dev/null)
-RIG_UNIT_LIBS := $(shell pkg-config --libs json-c cmocka 2>/dev/null || echo -ljson-c -lcmocka) -lm
+RIG_UNIT_PKG_CFLAGS = $(eval RIG_UNIT_PKG_CFLAGS := $(call rig_pkg,--cflags json-c cmocka,))$(RIG_UNIT_PKG_CFLAGS)
+RIG_UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
+	-DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' $(RIG_UNIT_PKG_CFLAGS)
+RIG_UNIT_LIBS = $(eval RIG_UNIT_LIBS := $(call rig_pkg,--libs json-c cmocka,-ljson-c -lcmocka) -lm)$(RIG_UNIT_LIBS)
 RIG_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 RIG_UNIT_PLAIN := $(addprefix $(BUILD)/unit/plain/,$(RIG_UNIT_NAMES))
 RIG_UNIT_SAN := $(addprefix $(BUILD)/unit/san/,$(RIG_UNIT_NAMES))
@@ -71,7 +80,7 @@ RIG_FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(RIG_FUZZ_NAMES))
 $(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
-		$(shell pkg-config --cflags json-c) -fsanitize=fuzzer,address,undefined \
+		$(call rig_pkg,--cflags json-c,) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
 
 # Every harness runs even when one fails; the last line is "rig-fuzz: N passed, N failed".

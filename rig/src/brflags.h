@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Bridge-netfilter switches: per-bridge IFLA_BR_NF_CALL_* and the global sysctls. */
+/* Bridge-netfilter switches: per bridge (link.c, IFLA_BR_NF_CALL_*) and the global
+ * sysctls (sysctl.c). */
 #ifndef BRNF_BRFLAGS_H
 #define BRNF_BRFLAGS_H
 
 #include <stdbool.h>
 #include "matrix.h"
-#include "nl.h"
+
+struct nl;
 
 /* Set/read nf_call_{iptables,ip6tables,arptables} of bridge over rtnetlink.
  * brflags_get() returns -EOPNOTSUPP (silently) when the kernel does not
@@ -14,10 +16,6 @@ int brflags_set(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES])
 int brflags_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES]);
 /* Set only one family. */
 int brflags_set_one(struct nl *nl, const char *bridge, enum brnf_family f, bool v);
-/* IFLA_BR_NF_CALL_* = v of the families in which (NULL: all), into an open
- * IFLA_INFO_DATA nest of a bridge. */
-void brflags_put_attrs(struct nlmsghdr *nlh, const bool v[BRNF_NFAMILIES],
-		       const bool which[BRNF_NFAMILIES]);
 /* net.bridge.bridge-nf-call-* of the current namespace. */
 int brflags_global_set(const bool v[BRNF_NFAMILIES]);
 int brflags_global_get(bool v[BRNF_NFAMILIES]);

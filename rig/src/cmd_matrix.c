@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `brnf matrix-kernels [--count VARIANT] FILE`: the kernels a matrix file
+ * `brnf matrix-kernels [--rows-of VARIANT] FILE`: the kernels a matrix file
  * names, one per line in order of first appearance (scripts/ab-matrix boots
- * them), or with --count the number of rows of one kernel. The whole file is
+ * them), or with --rows-of the number of rows of one kernel. The whole file is
  * checked first: errors are "FILE:LINE: what is wrong".
  */
 #include <stdio.h>
@@ -12,15 +12,15 @@
 #include "matrix.h"
 #include "util.h"
 
-static int set_count(void *ctx, const char *v)
+static int set_rows_of(void *ctx, const char *v)
 {
 	*(const char **)ctx = v;
 	return 0;
 }
 
 const struct opt matrix_kernels_opts[] = {
-	{ "--count", "VARIANT", "print the number of rows of kernel VARIANT instead",
-	  set_count },
+	{ "--rows-of", "VARIANT", "print the number of rows of kernel VARIANT instead",
+	  set_rows_of },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -36,7 +36,7 @@ int cmd_matrix_kernels(int argc, char **argv)
 	if (npos < 0)
 		return EXIT_USAGE;
 	if (npos != 1) {
-		pr_err("usage: brnf matrix-kernels [--count VARIANT] FILE");
+		pr_err("usage: brnf matrix-kernels [--rows-of VARIANT] FILE");
 		return EXIT_USAGE;
 	}
 	if (matrix_parse_file(file[0], &m, err, sizeof(err))) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `brnf rig check FILE`: parse a rig file, print its roles canonically.
- * `brnf rig ping FILE [--count N] [--role NAME]`: run `true` N times on each
+ * `brnf rig ping FILE [--repeat N] [--role NAME]`: run `true` N times on each
  * role through its transport and print the mean time per command (the
  * per-command cost of netns exec, local exec or an ssh round trip over the
  * shared connection; the first ssh command, which opens it, is timed apart).
@@ -11,21 +11,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "host.h"
+#include "netns.h"
 #include "proc.h"
 #include "rigfile.h"
 #include "util.h"
 
 struct rig_cfg {
-	unsigned long count;
+	unsigned long repeat;
 	const char *role;
 };
 
-static int set_count(void *ctx, const char *v)
+static int set_repeat(void *ctx, const char *v)
 {
-	return parse_uint(v, 1, 100000, &((struct rig_cfg *)ctx)->count);
+	return parse_uint(v, 1, 100000, &((struct rig_cfg *)ctx)->repeat);
 }
 
 static int set_role(void *ctx, const char *v)
@@ -35,7 +37,7 @@ static int set_role(void *ctx, const char *v)
 }
 
 const struct opt rig_opts[] = {
-	{ "--count", "N", "ping: commands per role (default 100)", set_count },
+	{ "--repeat", "N", "ping: commands per role (default 100)", set_repeat },
 	{ "--role", "NAME", "ping: only this role", set_role },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -77,7 +79,7 @@ static int ping_role(const struct rig_role *role, unsigned long count)
 
 int cmd_rig(int argc, char **argv)
 {
-	struct rig_cfg c = { .count = 100 };
+	struct rig_cfg c = { .repeat = 100 };
 	char *pos[2], err[512], line[1200];
 	struct rig *rig;
 	unsigned int i;
@@ -87,8 +89,16 @@ int cmd_rig(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 2 || (strcmp(pos[0], "check") && strcmp(pos[0], "ping"))) {
-		pr_err("usage: brnf rig check|ping FILE [--count N] [--role NAME]");
+		pr_err("usage: brnf rig check|ping FILE [--repeat N] [--role NAME]");
 		return EXIT_USAGE;
+	}
+	if (!strcmp(pos[0], "ping")) {
+		/* check only parses (any user); ping runs commands and can be stopped */
+		if (netns_init()) {
+			pr_err("cannot open /proc/self/ns/net");
+			return EXIT_ERR;
+		}
+		signals_install();
 	}
 	rig = calloc(1, sizeof(*rig));
 	if (!rig)
@@ -112,12 +122,21 @@ int cmd_rig(int argc, char **argv)
 			printf("%-5s netns  (the test bed brnf builds; nothing to ping)\n", r->name);
 			continue;
 		}
-		if (ping_role(r, c.count))
+		if (r->transport == RIG_NETNS && geteuid() != 0) {
+			pr_err("role %s: transport=netns needs root (entering a namespace)",
+			       r->name);
+			ret = EXIT_ERR;
+			continue;
+		}
+		if (ping_role(r, c.repeat))
 			ret = EXIT_ERR;
 	}
 	if (!strcmp(pos[0], "check"))
 		printf("# %s: %u roles, %s\n", pos[1], rig->nroles,
 		       rig->testbed ? "the namespace test bed" : "reached as above");
+	if (!strcmp(pos[0], "check") && rig_role(rig, "ap")->transport == RIG_LOCAL)
+		printf("# ap is transport=local, this machine: brnf run replaces its nft ruleset "
+		       "and iptables mangle table, and runs only with --local-ap\n");
 	hosts_cleanup();
 	free(rig);
 	return ret;

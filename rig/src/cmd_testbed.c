@@ -52,7 +52,7 @@ static int tb_up(int argc, char **argv)
 	if (err)
 		return EXIT_ERR;
 	lock_reap_stale(false);
-	err = testbed_up(&tb, on, true);
+	err = testbed_up(&tb, on, false, true);
 	lock_release();
 	if (err)
 		return EXIT_ERR;
@@ -82,16 +82,19 @@ static int tb_down(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static int kept_ap(struct testbed *tb)
+/* The newest kept test bed's AP, entered, with an rtnetlink socket there. */
+static struct nl *kept_ap(void)
 {
+	struct testbed tb;
 	char prefix[32];
+	int err;
 
 	if (testbed_find_kept(prefix, sizeof(prefix))) {
 		pr_err("no test bed is up; run brnf testbed up first");
-		return -ENOENT;
+		return NULL;
 	}
-	testbed_names(tb, prefix);
-	return netns_enter(tb->ns[TB_AP]);
+	testbed_names(&tb, prefix);
+	return nl_enter(tb.ns[TB_AP], &err);
 }
 
 /* "iptables=1" -> family, value */
@@ -114,7 +117,6 @@ static int parse_assign(const char *s, int *fam, bool *v)
 static int tb_flags(int argc, char **argv)
 {
 	bool glob[BRNF_NFAMILIES], v;
-	struct testbed tb;
 	struct nl *nl;
 	int i, fam, err = 0;
 
@@ -127,14 +129,9 @@ static int tb_flags(int argc, char **argv)
 			pr_err("\"%s\" is wrong: want iptables|ip6tables|arptables=0|1", argv[i]);
 			return EXIT_USAGE;
 		}
-	if (kept_ap(&tb))
+	nl = kept_ap();
+	if (!nl)
 		return EXIT_ERR;
-	nl = calloc(1, sizeof(*nl));
-	if (!nl || nl_open(nl)) {
-		pr_err("rtnetlink socket in %s failed", tb.ns[TB_AP]);
-		free(nl);
-		return EXIT_ERR;
-	}
 	if (!strcmp(argv[0], "global"))
 		err = brflags_global_get(glob);
 	for (i = 1; i < argc && !err; i++) {
@@ -146,9 +143,7 @@ static int tb_flags(int argc, char **argv)
 	}
 	if (!err && !strcmp(argv[0], "global"))
 		err = brflags_global_set(glob);
-	nl_close(nl);
-	free(nl);
-	netns_leave();
+	nl_leave(nl);
 	return err ? EXIT_ERR : EXIT_OK;
 }
 
@@ -156,33 +151,26 @@ static int tb_flags(int argc, char **argv)
 static int tb_show(int argc, char **argv)
 {
 	bool v[BRNF_NFAMILIES];
-	struct testbed tb;
 	struct nl *nl;
 	unsigned int b;
 	int err;
 
 	(void)argc;
 	(void)argv;
-	if (kept_ap(&tb))
+	nl = kept_ap();
+	if (!nl)
 		return EXIT_ERR;
-	nl = calloc(1, sizeof(*nl));
-	if (!nl || nl_open(nl)) {
-		free(nl);
-		return EXIT_ERR;
-	}
 	err = brflags_global_get(v);
 	if (!err)
 		printf("global %d %d %d\n", v[0], v[1], v[2]);
-	for (b = 0; b < TB_NBRIDGES && !err; b++) {
-		err = brflags_get(nl, tb_bridges[b], v);
+	for (b = 0; b < BRNF_NBRIDGES && !err; b++) {
+		err = brflags_get(nl, brnf_bridge_names[b], v);
 		if (err == -EOPNOTSUPP)
-			pr_err("kernel does not report nf_call_* of %s", tb_bridges[b]);
+			pr_err("kernel does not report nf_call_* of %s", brnf_bridge_names[b]);
 		if (!err)
-			printf("%s %d %d %d\n", tb_bridges[b], v[0], v[1], v[2]);
+			printf("%s %d %d %d\n", brnf_bridge_names[b], v[0], v[1], v[2]);
 	}
-	nl_close(nl);
-	free(nl);
-	netns_leave();
+	nl_leave(nl);
 	return err ? EXIT_ERR : EXIT_OK;
 }
 

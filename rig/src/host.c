@@ -211,11 +211,55 @@ bool host_failed(const struct host *h, int status, const char *err)
 		pr_err("%s: ssh failed: %s", h->what, line[0] ? line : "exit status 255");
 		return true;
 	}
-	if (status == 127 && h->transport != RIG_SSH) {
-		pr_err("%s: cannot run sh", h->what);
-		return true;
-	}
 	return false;
+}
+
+#define HOST_CMD_TIMEOUT 30
+
+int host_cmd(const struct host *h, const char *what, const char *pkg, char *const argv[],
+	     const char *in, size_t inlen, char **out)
+{
+	return host_cmd_timeout(h, what, pkg, argv, in, inlen, out, HOST_CMD_TIMEOUT);
+}
+
+int host_cmd_timeout(const struct host *h, const char *what, const char *pkg,
+		     char *const argv[], const char *in, size_t inlen, char **out,
+		     double timeout)
+{
+	char *err = NULL, line[300];
+	int ret;
+
+	ret = host_run(h, argv, in, inlen, out, &err, timeout);
+	if (host_failed(h, ret, err)) {
+		ret = ret < 0 ? ret : -EIO;
+	} else if (ret == 127) {
+		proc_first_error(err, line, sizeof(line));
+		pr_err("%s: %s: cannot run %s%s%s%s%s%s", h->what, what, argv[0],
+		       pkg ? " (is the " : "", pkg ? pkg : "", pkg ? " package installed?)" : "",
+		       line[0] ? ": " : "", line);
+		ret = -ENOENT;
+	} else if (ret) {
+		proc_first_error(err, line, sizeof(line));
+		if (line[0])
+			pr_err("%s: %s: %s", h->what, what, line);
+		else
+			pr_err("%s: %s: exit status %d", h->what, what, ret);
+		ret = -EIO;
+	}
+	free(err);
+	if (ret && out) {
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+int host_cmd_sh(const struct host *h, const char *what, const char *script, const char *in,
+		size_t inlen, char **out)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+
+	return host_cmd(h, what, NULL, argv, in, inlen, out);
 }
 
 void host_close(const struct host *h)

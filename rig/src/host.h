@@ -36,6 +36,21 @@ int host_sh(const struct host *h, const char *script, const char *in, size_t inl
 	    char **out, char **err, double timeout);
 /* Does this exit status (with stderr) mean ssh itself failed? One line names the host. */
 bool host_failed(const struct host *h, int status, const char *err);
+/*
+ * Run argv on h (in on stdin when not NULL), stdout in *out (out may be NULL), and
+ * report: 0, or -errno after one line "<host>: <what>: <why>", why being ssh's
+ * error, "cannot run <argv[0]>" (with pkg, the package that has it), or the
+ * first line of the command's stderr that says "error" (else its first line).
+ */
+int host_cmd(const struct host *h, const char *what, const char *pkg, char *const argv[],
+	     const char *in, size_t inlen, char **out);
+/* The same with a timeout of its own (seconds) instead of host_cmd()'s 30. */
+int host_cmd_timeout(const struct host *h, const char *what, const char *pkg,
+		     char *const argv[], const char *in, size_t inlen, char **out,
+		     double timeout);
+/* The same for a POSIX sh script (sh -c SCRIPT). */
+int host_cmd_sh(const struct host *h, const char *what, const char *script, const char *in,
+		size_t inlen, char **out);
 /* End the shared connection (ssh -O exit) of h. */
 void host_close(const struct host *h);
 /* The private directory of the control sockets: made on first use, removed here. */

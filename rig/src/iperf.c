@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,6 +120,7 @@ struct flow {
 	int out_fd, err_fd;
 	int status;		/* client exit status, -1 while running */
 	char path[512];
+	char remote_dir[80];	/* ssh server: its state directory (remote_dir_name()) */
 };
 
 static void flow_argv(const struct flow_opts *o, const char *addr, unsigned int port,
@@ -127,17 +129,23 @@ static void flow_argv(const struct flow_opts *o, const char *addr, unsigned int 
 	unsigned int n = 0;
 
 	snprintf(bufs[0], 16, "%u", port);
-	snprintf(bufs[1], 16, "%u", o->time);
-	snprintf(bufs[2], 16, "%u", o->omit);
 	argv[n++] = "iperf3";
 	argv[n++] = "-c";
 	argv[n++] = (char *)addr;
 	argv[n++] = "-p";
 	argv[n++] = bufs[0];
-	argv[n++] = "-t";
-	argv[n++] = bufs[1];
-	argv[n++] = "-O";
-	argv[n++] = bufs[2];
+	if (o->bytes) {
+		snprintf(bufs[1], 24, "%lu", o->bytes);
+		argv[n++] = "-n";
+		argv[n++] = bufs[1];
+	} else {
+		snprintf(bufs[1], 24, "%u", o->time);
+		snprintf(bufs[2], 16, "%u", o->omit);
+		argv[n++] = "-t";
+		argv[n++] = bufs[1];
+		argv[n++] = "-O";
+		argv[n++] = bufs[2];
+	}
 	argv[n++] = "-J";
 	argv[n++] = "--connect-timeout";
 	argv[n++] = "5000";
@@ -216,14 +224,37 @@ static int flow_result(struct flow *f, unsigned int i, const struct flow_opts *o
 	return -EIO;
 }
 
-/* The remote server's shell wrote its pid (see server_argv()); end it. */
-static void remote_server_kill(const struct host *h, unsigned int port)
+/*
+ * A remote server's state: a directory only the ssh user can write, made by the
+ * server's shell with mkdir (which fails on anything already there) under a
+ * name nobody can guess, holding iperf3's pid. Another user of that host can
+ * neither plant a pid brnf would kill nor point brnf's writes elsewhere.
+ */
+static int remote_dir_name(char *buf, size_t len, unsigned int port)
 {
-	char script[200];
+	unsigned char rnd[8];
+	unsigned int i;
+	int n;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+		return -EIO;
+	n = snprintf(buf, len, "/tmp/brnf-iperf3.%d-%u-", getpid(), port);
+	for (i = 0; i < sizeof(rnd) && n + 2 < (int)len; i++)
+		n += snprintf(buf + n, len - n, "%02x", rnd[i]);
+	return 0;
+}
+
+/* The remote server's shell wrote its pid (see server_argv()); end it. Only a
+ * decimal pid is passed to kill, quoted. */
+static void remote_server_kill(const struct host *h, const char *dir)
+{
+	char script[400];
 
 	snprintf(script, sizeof(script),
-		 "f=/tmp/brnf-iperf3-%u.pid; [ -r $f ] && kill $(cat $f) 2>/dev/null; rm -f $f",
-		 port);
+		 "d='%s'; [ -d \"$d\" ] && [ ! -L \"$d\" ] || exit 0; "
+		 "p=$(cat \"$d/pid\" 2>/dev/null); "
+		 "case $p in ''|*[!0-9]*) ;; *) kill \"$p\" 2>/dev/null ;; esac; "
+		 "rm -rf \"$d\"", dir);
 	proc_ignore_stop(true);
 	host_sh(h, script, NULL, 0, NULL, NULL, 10);
 	proc_ignore_stop(false);
@@ -238,8 +269,8 @@ static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int 
 
 		/* A remote server whose ssh did not end well (not reached, killed by
 		 * Ctrl-C with brnf's process group) may still run over there. */
-		if (st && fh[i].server->transport == RIG_SSH)
-			remote_server_kill(fh[i].server, IPERF_PORT0 + i);
+		if (st && fh[i].server->transport == RIG_SSH && f[i].remote_dir[0])
+			remote_server_kill(fh[i].server, f[i].remote_dir);
 		if (st < 0) {
 			kill(f[i].server, SIGKILL);
 			proc_wait(f[i].server, 5);
@@ -256,17 +287,17 @@ static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int 
 	free(f);
 }
 
-/* The server: on an ssh host through a shell that leaves iperf3's pid behind
+/* The server: on an ssh host through a shell that keeps iperf3's pid in dir
  * while it runs, so an interrupted run can end a server the client never
  * reached (without a tty, ending the ssh client does not end the remote side). */
-static void server_argv(const struct host *h, unsigned int port, char *script, size_t len,
-			char *portbuf, char **argv)
+static void server_argv(const struct host *h, unsigned int port, const char *dir, char *script,
+			size_t len, char *portbuf, char **argv)
 {
 	snprintf(portbuf, 16, "%u", port);
 	if (h->transport == RIG_SSH) {
-		snprintf(script, len, "f=/tmp/brnf-iperf3-%u.pid; "
-			 "iperf3 -s -1 -p %u >/dev/null 2>&1 & echo $! > $f; wait $!; "
-			 "s=$?; rm -f $f; exit $s", port, port);
+		snprintf(script, len, "d='%s'; mkdir -m 700 \"$d\" || exit 1; "
+			 "iperf3 -s -1 -p %u >/dev/null 2>&1 & echo $! > \"$d/pid\"; wait $!; "
+			 "s=$?; rm -rf \"$d\"; exit $s", dir, port);
 		argv[0] = "sh";
 		argv[1] = "-c";
 		argv[2] = script;
@@ -284,7 +315,7 @@ static void server_argv(const struct host *h, unsigned int port, char *script, s
 int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char *dir,
 	      double *bps)
 {
-	char b0[16], b1[16], b2[16], b3[16], *bufs[4] = { b0, b1, b2, b3 };
+	char b0[16], b1[24], b2[16], b3[16], *bufs[4] = { b0, b1, b2, b3 };
 	char port[16], *argv[16];
 	unsigned int i, n = o->nflows;
 	struct flow *f;
@@ -298,9 +329,16 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 		f[i].status = -1;
 	}
 	for (i = 0; i < n && !err; i++) {
-		char script[200], *sargv[8];
+		char script[400], *sargv[8];
 
-		server_argv(fh[i].server, IPERF_PORT0 + i, script, sizeof(script), port, sargv);
+		if (fh[i].server->transport == RIG_SSH) {
+			err = remote_dir_name(f[i].remote_dir, sizeof(f[i].remote_dir),
+					      IPERF_PORT0 + i);
+			if (err)
+				break;
+		}
+		server_argv(fh[i].server, IPERF_PORT0 + i, f[i].remote_dir, script, sizeof(script),
+			    port, sargv);
 		f[i].server = host_spawn(fh[i].server, sargv, -1, -1, -1);
 		if (f[i].server < 0)
 			err = f[i].server;
@@ -324,7 +362,7 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 			err = f[i].client;
 	}
 	if (!err)
-		err = wait_clients(f, n, o->time + o->omit + FLOW_MARGIN);
+		err = wait_clients(f, n, o->time + (o->bytes ? 0 : o->omit) + FLOW_MARGIN);
 	for (i = 0; i < n && !err; i++)
 		err = flow_result(&f[i], i, o, &bps[i]);
 	flows_end(fh, f, n);

@@ -17,9 +17,10 @@
 
 struct flow_opts {
 	unsigned int nflows;
-	unsigned int time;	/* -t */
-	unsigned int omit;	/* -O */
+	unsigned int time;	/* -t; with bytes: the most a flow may take */
+	unsigned int omit;	/* -O (not with bytes) */
 	bool reverse;		/* -R: download */
+	unsigned long bytes;	/* -n: this many bytes per flow instead of -t (0: -t) */
 };
 
 /*

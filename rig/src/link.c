@@ -6,17 +6,20 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/if_addr.h>
+#include <linux/if_ether.h>
 #include <linux/if_link.h>
+#include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
-#include "brflags.h"
 #include "link.h"
+#include "nl.h"
 #include "util.h"
 
 int link_index(const char *name)
@@ -42,8 +45,10 @@ static struct nlmsghdr *link_msg(struct nl *nl, uint16_t type, uint16_t flags,
 	return nlh;
 }
 
-struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
-			  struct ifinfomsg **ifm)
+/* A request (RTM_NEWLINK, RTM_GETLINK, RTM_DELLINK) about the existing link name: AF_UNSPEC,
+ * its index in *ifm. NULL, with a message, when there is no such link. */
+static struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
+				 struct ifinfomsg **ifm)
 {
 	struct nlmsghdr *nlh;
 	int idx;
@@ -56,6 +61,18 @@ struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
 	return nlh;
 }
 
+/* Send nlh and wait for the ack; what (printf) names the request in errors. */
+static int link_talk(struct nl *nl, struct nlmsghdr *nlh, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
 /* RTM_NEWLINK creating name of kind; IFLA_LINKINFO and IFLA_INFO_DATA left open. */
 static struct nlmsghdr *newlink_kind(struct nl *nl, const char *name, const char *kind,
 				     struct nlattr **linkinfo, struct nlattr **data)
@@ -64,33 +81,55 @@ static struct nlmsghdr *newlink_kind(struct nl *nl, const char *name, const char
 	struct nlmsghdr *nlh;
 
 	nlh = link_msg(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifm);
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	*linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, kind);
-	*data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	nl_put_strz(nlh, IFLA_IFNAME, name);
+	*linkinfo = nl_nest_start(nlh, IFLA_LINKINFO);
+	nl_put_strz(nlh, IFLA_INFO_KIND, kind);
+	*data = nl_nest_start(nlh, IFLA_INFO_DATA);
 	return nlh;
 }
 
-int link_add_veth(struct nl *nl, const char *name, const char *peer, int peer_ns_fd)
+int link_add_veth(struct nl *nl, const char *name, const unsigned char *mac, const char *peer,
+		  const unsigned char *peer_mac, int peer_ns_fd)
 {
 	struct nlattr *linkinfo, *data, *peer_nest;
 	struct ifinfomsg *pifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = newlink_kind(nl, name, "veth", &linkinfo, &data);
-	peer_nest = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
+	peer_nest = nl_nest_start(nlh, VETH_INFO_PEER);
 	/* The peer's own ifinfomsg, then its attributes (ip/link_veth.c). */
-	pifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*pifm));
+	pifm = nl_put_header(nlh, sizeof(*pifm));
 	pifm->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
+	nl_put_strz(nlh, IFLA_IFNAME, peer);
+	if (peer_mac)
+		nl_put(nlh, IFLA_ADDRESS, ETH_ALEN, peer_mac);
 	if (peer_ns_fd >= 0)
-		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, peer_ns_fd);
-	mnl_attr_nest_end(nlh, peer_nest);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, linkinfo);
-	snprintf(what, sizeof(what), "add veth %s peer %s", name, peer);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+		nl_put_u32(nlh, IFLA_NET_NS_FD, peer_ns_fd);
+	nl_nest_end(nlh, peer_nest);
+	nl_nest_end(nlh, data);
+	nl_nest_end(nlh, linkinfo);
+	/* IFLA_ADDRESS of this end after IFLA_LINKINFO, as ip(8) may put it anywhere */
+	if (mac)
+		nl_put(nlh, IFLA_ADDRESS, ETH_ALEN, mac);
+	return link_talk(nl, nlh, "add veth %s peer %s", name, peer);
+}
+
+/* The bridge's own netfilter switches (ip/iplink_bridge.c: nf_call_iptables ...). */
+static const uint16_t nf_call_attr[BRNF_NFAMILIES] = {
+	[BRNF_IPTABLES] = IFLA_BR_NF_CALL_IPTABLES,
+	[BRNF_IP6TABLES] = IFLA_BR_NF_CALL_IP6TABLES,
+	[BRNF_ARPTABLES] = IFLA_BR_NF_CALL_ARPTABLES,
+};
+
+/* IFLA_BR_NF_CALL_* = v of the families in which (NULL: all). */
+static void nf_call_put(struct nlmsghdr *nlh, const bool v[BRNF_NFAMILIES],
+			const bool which[BRNF_NFAMILIES])
+{
+	unsigned int f;
+
+	for (f = 0; f < BRNF_NFAMILIES; f++)
+		if (!which || which[f])
+			nl_put_u8(nlh, nf_call_attr[f], v[f]);
 }
 
 int link_add_bridge(struct nl *nl, const char *name, const bool nf_call[BRNF_NFAMILIES])
@@ -100,31 +139,109 @@ int link_add_bridge(struct nl *nl, const char *name, const bool nf_call[BRNF_NFA
 	char what[96];
 
 	nlh = newlink_kind(nl, name, "bridge", &linkinfo, &data);
-	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
-	mnl_attr_put_u32(nlh, IFLA_BR_FORWARD_DELAY, 0);
+	nl_put_u32(nlh, IFLA_BR_STP_STATE, 0);
+	nl_put_u32(nlh, IFLA_BR_FORWARD_DELAY, 0);
 	if (nf_call) {
-		brflags_put_attrs(nlh, nf_call, NULL);
+		nf_call_put(nlh, nf_call, NULL);
 		snprintf(what, sizeof(what), "add bridge %s with nf_call_* %d%d%d", name,
 			 nf_call[0], nf_call[1], nf_call[2]);
 	} else {
 		snprintf(what, sizeof(what), "add bridge %s", name);
 	}
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, linkinfo);
+	nl_nest_end(nlh, data);
+	nl_nest_end(nlh, linkinfo);
 	return nl_talk(nl, nlh, NULL, NULL, what);
+}
+
+int link_bridge_nf_call_set(struct nl *nl, const char *bridge, const bool v[BRNF_NFAMILIES],
+			    const bool which[BRNF_NFAMILIES])
+{
+	struct nlattr *linkinfo, *data;
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+
+	nlh = link_req(nl, RTM_NEWLINK, bridge, &ifm);
+	if (!nlh)
+		return -ENODEV;
+	linkinfo = nl_nest_start(nlh, IFLA_LINKINFO);
+	nl_put_strz(nlh, IFLA_INFO_KIND, "bridge");
+	data = nl_nest_start(nlh, IFLA_INFO_DATA);
+	nf_call_put(nlh, v, which);
+	nl_nest_end(nlh, data);
+	nl_nest_end(nlh, linkinfo);
+	return link_talk(nl, nlh, "set nf_call_* of %s", bridge);
+}
+
+struct getlink {
+	bool v[BRNF_NFAMILIES];
+	bool seen[BRNF_NFAMILIES];
+	bool is_bridge;
+};
+
+#define ATTR_MAX 127	/* above IFLA_MAX, IFLA_INFO_MAX and IFLA_BR_MAX */
+
+static int getlink_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ATTR_MAX + 1], *li[ATTR_MAX + 1], *br[ATTR_MAX + 1];
+	struct getlink *g = data;
+	const char *kind;
+	unsigned int f;
+	uint8_t v;
+
+	if (nl_msg_type(nlh) != RTM_NEWLINK)
+		return 0;
+	nl_parse(nlh, sizeof(struct ifinfomsg), tb, ATTR_MAX);
+	nl_parse_nested(tb[IFLA_LINKINFO], li, ATTR_MAX);
+	kind = nl_get_str(li[IFLA_INFO_KIND]);
+	if (!kind || strcmp(kind, "bridge") || !li[IFLA_INFO_DATA])
+		return 0;
+	g->is_bridge = true;
+	nl_parse_nested(li[IFLA_INFO_DATA], br, ATTR_MAX);
+	for (f = 0; f < BRNF_NFAMILIES; f++)
+		if (nl_get_u8(br[nf_call_attr[f]], &v)) {
+			g->v[f] = v;
+			g->seen[f] = true;
+		}
+	return 0;
+}
+
+int link_bridge_nf_call_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMILIES])
+{
+	struct getlink g = {};
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	char what[96];
+	unsigned int f;
+	int err;
+
+	nlh = link_req(nl, RTM_GETLINK, bridge, &ifm);
+	if (!nlh)
+		return -ENODEV;
+	snprintf(what, sizeof(what), "get link %s", bridge);
+	err = nl_talk(nl, nlh, getlink_cb, &g, what);
+	if (err)
+		return err;
+	if (!g.is_bridge) {
+		pr_err("%s is not a bridge", bridge);
+		return -EINVAL;
+	}
+	for (f = 0; f < BRNF_NFAMILIES; f++) {
+		if (!g.seen[f])
+			return -EOPNOTSUPP;	/* no CONFIG_BRIDGE_NETFILTER; caller says */
+		v[f] = g.v[f];
+	}
+	return 0;
 }
 
 int link_del(struct nl *nl, const char *name)
 {
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_DELLINK, name, &ifm);
 	if (!nlh)
 		return -ENODEV;
-	snprintf(what, sizeof(what), "delete link %s", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "delete link %s", name);
 }
 
 int link_set_master(struct nl *nl, const char *name, const char *master)
@@ -132,7 +249,6 @@ int link_set_master(struct nl *nl, const char *name, const char *master)
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
 	int idx, midx;
-	char what[96];
 
 	idx = link_index(name);
 	midx = link_index(master);
@@ -140,38 +256,33 @@ int link_set_master(struct nl *nl, const char *name, const char *master)
 		return -ENODEV;
 	nlh = link_msg(nl, RTM_NEWLINK, 0, &ifm);
 	ifm->ifi_index = idx;
-	mnl_attr_put_u32(nlh, IFLA_MASTER, midx);
-	snprintf(what, sizeof(what), "set %s master %s", name, master);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	nl_put_u32(nlh, IFLA_MASTER, midx);
+	return link_talk(nl, nlh, "set %s master %s", name, master);
 }
 
 int link_set_up(struct nl *nl, const char *name)
 {
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_NEWLINK, name, &ifm);
 	if (!nlh)
 		return -ENODEV;
 	ifm->ifi_flags = IFF_UP;
 	ifm->ifi_change = IFF_UP;
-	snprintf(what, sizeof(what), "set %s up", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "set %s up", name);
 }
 
 int link_set_address(struct nl *nl, const char *name, const unsigned char mac[6])
 {
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
-	char what[96];
 
 	nlh = link_req(nl, RTM_NEWLINK, name, &ifm);
 	if (!nlh)
 		return -ENODEV;
-	mnl_attr_put(nlh, IFLA_ADDRESS, 6, mac);
-	snprintf(what, sizeof(what), "set address of %s", name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	nl_put(nlh, IFLA_ADDRESS, 6, mac);
+	return link_talk(nl, nlh, "set address of %s", name);
 }
 
 /* "addr/len" into family, bytes and prefix length. */
@@ -209,7 +320,6 @@ int addr_add(struct nl *nl, const char *name, const char *cidr)
 	struct nlmsghdr *nlh;
 	unsigned int plen = 0;
 	int family, idx;
-	char what[128];
 	void *hdr;
 
 	if (parse_prefix(cidr, &family, addr, &plen, true)) {
@@ -225,15 +335,14 @@ int addr_add(struct nl *nl, const char *name, const char *cidr)
 	ifa->ifa_prefixlen = plen;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = idx;
-	mnl_attr_put(nlh, IFA_LOCAL, family == AF_INET ? 4 : 16, addr);
-	mnl_attr_put(nlh, IFA_ADDRESS, family == AF_INET ? 4 : 16, addr);
+	nl_put(nlh, IFA_LOCAL, family == AF_INET ? 4 : 16, addr);
+	nl_put(nlh, IFA_ADDRESS, family == AF_INET ? 4 : 16, addr);
 	if (family == AF_INET6) {
 		/* Usable at once: no duplicate address detection. */
 		ifa->ifa_flags = IFA_F_NODAD;
-		mnl_attr_put_u32(nlh, IFA_FLAGS, IFA_F_NODAD);
+		nl_put_u32(nlh, IFA_FLAGS, IFA_F_NODAD);
 	}
-	snprintf(what, sizeof(what), "add address %s dev %s", cidr, name);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	return link_talk(nl, nlh, "add address %s dev %s", cidr, name);
 }
 
 int route_add_default(struct nl *nl, const char *gw)
@@ -242,7 +351,6 @@ int route_add_default(struct nl *nl, const char *gw)
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	unsigned int plen;
-	char what[96];
 	int family;
 	void *hdr;
 
@@ -258,8 +366,36 @@ int route_add_default(struct nl *nl, const char *gw)
 	rtm->rtm_protocol = RTPROT_STATIC;
 	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
 	rtm->rtm_type = RTN_UNICAST;
-	mnl_attr_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
-	mnl_attr_put(nlh, RTA_GATEWAY, family == AF_INET ? 4 : 16, addr);
-	snprintf(what, sizeof(what), "add default route via %s", gw);
-	return nl_talk(nl, nlh, NULL, NULL, what);
+	nl_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
+	nl_put(nlh, RTA_GATEWAY, family == AF_INET ? 4 : 16, addr);
+	return link_talk(nl, nlh, "add default route via %s", gw);
+}
+
+int neigh_add_permanent(struct nl *nl, const char *name, const char *ip,
+			const unsigned char mac[6])
+{
+	unsigned char addr[16];
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	unsigned int plen;
+	int family, idx;
+	void *hdr;
+
+	if (parse_prefix(ip, &family, addr, &plen, false)) {
+		pr_err("internal error: bad neighbour address %s", ip);
+		return -EINVAL;
+	}
+	idx = link_index(name);
+	if (idx < 0)
+		return idx;
+	/* ip/ipneigh.c: ip neigh replace IP lladdr MAC dev NAME nud permanent */
+	nlh = nl_req(nl, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, sizeof(*ndm), &hdr);
+	ndm = hdr;
+	ndm->ndm_family = family;
+	ndm->ndm_ifindex = idx;
+	ndm->ndm_state = NUD_PERMANENT;
+	ndm->ndm_type = RTN_UNICAST;
+	nl_put(nlh, NDA_DST, family == AF_INET ? 4 : 16, addr);
+	nl_put(nlh, NDA_LLADDR, ETH_ALEN, mac);
+	return link_talk(nl, nlh, "add neighbour %s on %s", ip, name);
 }

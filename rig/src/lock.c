@@ -3,8 +3,10 @@
  * One run at a time, and no test bed left behind. /run/brnf/lock is held
  * with flock() for a run's whole life (the kernel drops it when the run dies,
  * even by SIGKILL) and holds the owner's pid for the message a second run
- * prints. Namespace names carry the owner's pid (brnf<pid>-ap); a test bed
- * whose owner is dead is removed by the next run or by `brnf cleanup`.
+ * prints. A test bed is claimed before its first namespace is made
+ * (/run/brnf/<prefix>.pid names the owner and the namespaces); one whose owner
+ * is dead is removed by the next run or by `brnf cleanup`. A namespace nobody
+ * claimed is never touched, whatever its name.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -73,23 +75,35 @@ static void state_path(char *buf, size_t len, const char *prefix, const char *ex
 	snprintf(buf, len, BRNF_RUN_DIR "/%s.%s", prefix, ext);
 }
 
-int lock_claim(const char *prefix, bool keep)
+int lock_claim(const char *prefix, const char *const ns[], unsigned int n, bool keep)
 {
-	char path[256], buf[32];
-	int n, err;
+	char path[256], tmp[300], buf[1024];
+	unsigned int i;
+	size_t len;
+	int err;
 
 	err = mkdir_p(BRNF_RUN_DIR);
 	if (err)
 		return err;
-	n = snprintf(buf, sizeof(buf), "%d\n", getpid());
+	len = snprintf(buf, sizeof(buf), "%d\n", getpid());
+	for (i = 0; i < n && len < sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s\n", ns[i]);
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	/* whole or not at all: a claim cut short would leave namespaces unnamed */
 	state_path(path, sizeof(path), prefix, "pid");
-	err = write_file(path, buf, n);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	err = write_file(tmp, buf, len);
+	if (!err && rename(tmp, path))
+		err = -errno;
 	if (!err && keep) {
 		state_path(path, sizeof(path), prefix, "keep");
-		err = write_file(path, buf, n);
+		err = write_file(path, buf, len);
 	}
-	if (err)
+	if (err) {
 		pr_err("write %s: %s", path, strerror(-err));
+		unlink(tmp);
+	}
 	return err;
 }
 
@@ -103,92 +117,91 @@ void lock_unclaim(const char *prefix)
 	unlink(path);
 }
 
-/* "brnf1234-ap" -> prefix "brnf1234", pid 1234; -EINVAL if not ours. */
-static int parse_ns_name(const char *name, char *prefix, size_t len, pid_t *pid)
-{
-	const char *p = name + strlen(NETNS_PREFIX);
-	char *end;
-	long v;
-
-	if (strncmp(name, NETNS_PREFIX, strlen(NETNS_PREFIX)))
-		return -EINVAL;
-	v = strtol(p, &end, 10);
-	if (end == p || *end != '-' || v <= 0)
-		return -EINVAL;
-	snprintf(prefix, len, "%.*s", (int)(end - name), name);
-	*pid = v;
-	return 0;
-}
-
 static bool pid_alive(pid_t pid)
 {
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
-static bool owner_alive(const char *prefix, pid_t pid)
+/* The pid may have been reused: only a live brnf owns a test bed. */
+static bool owner_alive(pid_t pid)
 {
-	char path[256], comm[64] = "";
+	char path[64], comm[64] = "";
 	char *buf;
 
-	if (pid == getpid() || !pid_alive(pid))
-		return pid == getpid();
-	/* The pid may have been reused: only a live brnf owns a test bed. */
+	if (pid == getpid())
+		return true;
+	if (!pid_alive(pid))
+		return false;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	if (read_file(path, &buf, NULL) == 0) {
 		snprintf(comm, sizeof(comm), "%s", buf);
 		free(buf);
 	}
 	chomp(comm);
-	(void)prefix;
 	return !strcmp(comm, "brnf");
+}
+
+/*
+ * One claim (/run/brnf/<prefix>.pid: the owner's pid, then the namespaces it
+ * made, one a line) whose owner is gone: delete those namespaces, then the
+ * claim. Only names of this claim, never a pattern. Returns how many removed.
+ */
+static int reap_claim(const char *prefix, bool with_kept)
+{
+	char path[256], *text, *line, *save;
+	size_t plen = strlen(prefix);
+	bool all_gone = true;
+	int n = 0;
+	pid_t pid;
+
+	state_path(path, sizeof(path), prefix, "pid");
+	if (read_file(path, &text, NULL))
+		return 0;
+	line = strtok_r(text, "\n", &save);
+	pid = line ? atoi(line) : 0;
+	if (pid <= 0 || owner_alive(pid))
+		goto out_free;
+	state_path(path, sizeof(path), prefix, "keep");
+	if (!with_kept && path_exists(path))
+		goto out_free;
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", line);
+		if (strncmp(line, prefix, plen) || line[plen] != '-' || !path_exists(path))
+			continue;
+		if (netns_del(line)) {
+			all_gone = false;
+			continue;
+		}
+		fprintf(stderr, "brnf: removed network namespace %s of a run that ended (pid %d)\n",
+			line, pid);
+		n++;
+	}
+	if (all_gone)
+		lock_unclaim(prefix);
+out_free:
+	free(text);
+	return n;
 }
 
 int lock_reap_stale(bool with_kept)
 {
-	char prefix[64], path[300];
+	char prefix[128];
 	struct dirent *de;
-	int n = 0, err;
-	pid_t pid;
+	int n = 0;
 	DIR *d;
 
-	d = opendir(NETNS_RUN_DIR);
+	d = opendir(BRNF_RUN_DIR);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
-		if (parse_ns_name(de->d_name, prefix, sizeof(prefix), &pid))
+		size_t len = strlen(de->d_name);
+
+		if (len <= 4 || strcmp(de->d_name + len - 4, ".pid") ||
+		    len - 4 >= sizeof(prefix))
 			continue;
-		if (owner_alive(prefix, pid))
-			continue;
-		state_path(path, sizeof(path), prefix, "keep");
-		if (!with_kept && path_exists(path))
-			continue;
-		err = netns_del(de->d_name);
-		if (err)
-			continue;
-		fprintf(stderr, "brnf: removed network namespace %s of a run that ended (pid %d)\n",
-			de->d_name, pid);
-		lock_unclaim(prefix);
-		n++;
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(len - 4), de->d_name);
+		n += reap_claim(prefix, with_kept);
 	}
 	closedir(d);
-	/* State files whose namespaces are gone. */
-	d = opendir(BRNF_RUN_DIR);
-	if (d) {
-		while ((de = readdir(d))) {
-			char *dot = strrchr(de->d_name, '.');
-
-			if (!dot || strcmp(dot, ".pid"))
-				continue;
-			snprintf(prefix, sizeof(prefix), "%.*s", (int)(dot - de->d_name),
-				 de->d_name);
-			pid = atoi(prefix + strlen(NETNS_PREFIX));
-			if (pid > 0 && !owner_alive(prefix, pid)) {
-				snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s-ap", prefix);
-				if (!path_exists(path) || with_kept)
-					lock_unclaim(prefix);
-			}
-		}
-		closedir(d);
-	}
 	return n;
 }

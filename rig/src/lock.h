@@ -11,14 +11,15 @@
  * run gets one line naming the holder and -EBUSY. */
 int lock_take(void);
 void lock_release(void);
-/* Record that test bed <prefix> belongs to us; keep = survives our exit
- * (`brnf testbed up`) until `testbed down` or `brnf cleanup`. */
-int lock_claim(const char *prefix, bool keep);
+/* Record that test bed <prefix> with namespaces ns[0..n) (each <prefix>-...)
+ * belongs to us, before they are made; keep = survives our exit (`brnf testbed
+ * up`) until `testbed down` or `brnf cleanup`. */
+int lock_claim(const char *prefix, const char *const ns[], unsigned int n, bool keep);
 void lock_unclaim(const char *prefix);
 /*
- * Remove test beds (namespaces /run/netns/brnf<pid>-*) whose owner pid is
- * dead. Kept ones only when with_kept. Prints one line per test bed removed.
- * Returns the number removed or -errno.
+ * Remove the namespaces of claims whose owner pid is dead (kept ones only when
+ * with_kept), then the claims. Prints one line per namespace removed. Returns
+ * the number removed or -errno.
  */
 int lock_reap_stale(bool with_kept);
 

@@ -18,7 +18,8 @@ struct cmd;
 static const char run_more[] =
 	"\n      Rig file (--rig): one role per line, whitespace separated key=value, '#' comments:\n"
 	"        role=ap|sta|pc|sta2..sta9|pc2..pc9   (ap, sta and pc needed; each once)\n"
-	"        transport=netns|ssh|local            (default netns)\n"
+	"        transport=netns|ssh|local            (default netns; a local ap only with\n"
+	"                                             --local-ap: its firewall is replaced)\n"
 	"        netns=NAME        netns: an existing /run/netns/NAME (brnf*); without it\n"
 	"                          every role is in the test bed brnf builds (rig/rigs/netns.rig)\n"
 	"        dest=[USER@]HOST  ssh: destination; port=N (-p), identity=PATH (-i),\n"
@@ -54,17 +55,17 @@ static const struct cmd {
 	{ "run", cmd_run, true, "[OPTIONS]",
 	  "build the test bed (or reach the rig), run the matrix, write a results directory",
 	  run_opts, run_more },
-	{ "render", cmd_render, false, "DIR [--baseline KEY]",
+	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict]",
 	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts,
 	  NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
 	  "                 flags BRIDGE|global FAMILY=0|1...",
 	  "the test bed by hand (debugging, tests); up prints the namespace names",
 	  testbed_up_opts, NULL },
-	{ "matrix-kernels", cmd_matrix_kernels, false, "[--count VARIANT] FILE",
+	{ "matrix-kernels", cmd_matrix_kernels, false, "[--rows-of VARIANT] FILE",
 	  "check a matrix file; print the kernels it names (or one kernel's row count)",
 	  matrix_kernels_opts, NULL },
-	{ "rig", cmd_rig, true, "check|ping FILE [--count N] [--role NAME]",
+	{ "rig", cmd_rig, false, "check|ping FILE [--repeat N] [--role NAME]",
 	  "check a rig file; or time `true` through each role's transport", rig_opts,
 	  NULL },
 	{ "cleanup", cmd_cleanup, true, "",
@@ -98,13 +99,15 @@ static int cmd_help(int argc, char **argv)
 	       "  '#' starts a comment. Rows with another kernel than the running one are skipped.\n"
 	       "\nTraffic: iperf3 servers in pc, clients in sta; upload = sta -> pc,\n"
 	       "download = pc -> sta (clients with -R). Ports from 5201 on.\n"
-	       "\nExit status: 0 ok, 1 error, 2 usage, 3 a run's filtering verification said no.\n");
+	       "\nExit status: 0 ok, 1 error, 2 usage, 3 a run's filtering verification said no,\n"
+	       "128 + N stopped by signal N (130 Ctrl-C, 143 SIGTERM) after cleaning up.\n");
 	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned int i;
+	int ret;
 
 	if (argc < 2)
 		return cmd_help(0, NULL);
@@ -126,7 +129,8 @@ int main(int argc, char **argv)
 			}
 			signals_install();
 		}
-		return cmds[i].fn(argc - 2, argv + 2);
+		ret = cmds[i].fn(argc - 2, argv + 2);
+		return brnf_stop ? 128 + brnf_stop : ret;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return cmd_help(0, NULL);

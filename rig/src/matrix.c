@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errbuf.h"
+#include "file.h"
 #include "matrix.h"
 
 const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
@@ -16,7 +17,7 @@ const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
 	[BRNF_ARPTABLES] = "arptables",
 	[BRNF_NFAMILIES] = NULL,
 };
-const char *const brnf_bridge_names[] = { "br-lan", "br-wlan", NULL };
+const char *const brnf_bridge_names[BRNF_NBRIDGES + 1] = { "br-lan", "br-wlan", NULL };
 const char *const brnf_ruleset_names[] = { "none", "openwrt", "openwrt-flowtable", NULL };
 
 #define MATRIX_MAX_BYTES (1 << 20)
@@ -31,7 +32,7 @@ static int name_index(const char *const *names, const char *v)
 	return -1;
 }
 
-static void join_names(const char *const *names, char *buf, size_t len)
+void matrix_names_join(const char *const *names, char *buf, size_t len)
 {
 	size_t off = 0;
 	int i;
@@ -71,7 +72,7 @@ int matrix_check_bridge(const char *v, char *err, size_t errlen)
 
 	if (name_index(brnf_bridge_names, v) >= 0)
 		return 0;
-	join_names(brnf_bridge_names, known, sizeof(known));
+	matrix_names_join(brnf_bridge_names, known, sizeof(known));
 	seterr(err, errlen, "unknown bridge '%s' (known: %s)", v, known);
 	return -EINVAL;
 }
@@ -82,7 +83,7 @@ int matrix_check_ruleset(const char *v, char *err, size_t errlen)
 
 	if (name_index(brnf_ruleset_names, v) >= 0)
 		return 0;
-	join_names(brnf_ruleset_names, known, sizeof(known));
+	matrix_names_join(brnf_ruleset_names, known, sizeof(known));
 	seterr(err, errlen, "unknown ruleset '%s' (known: %s)", v, known);
 	return -EINVAL;
 }
@@ -301,49 +302,16 @@ out_free:
 
 int matrix_parse_file(const char *path, struct brnf_matrix *m, char *err, size_t errlen)
 {
-	char *buf = NULL, *tmp;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
+	size_t len;
+	char *buf;
 	int ret;
 
 	m->rows = NULL;
 	m->nrows = 0;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+	ret = file_read(path, MATRIX_MAX_BYTES, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	for (;;) {
-		if (len == cap) {
-			if (cap > MATRIX_MAX_BYTES) {
-				seterr(err, errlen, "%s: larger than %d bytes",
-				       path, MATRIX_MAX_BYTES);
-				ret = -EFBIG;
-				goto out_close;
-			}
-			cap = cap ? cap * 2 : 4096;
-			tmp = realloc(buf, cap);
-			if (!tmp) {
-				seterr(err, errlen, "%s: out of memory", path);
-				ret = -ENOMEM;
-				goto out_close;
-			}
-			buf = tmp;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		seterr(err, errlen, "%s: read error", path);
-		ret = -EIO;
-		goto out_close;
-	}
 	ret = matrix_parse_buf(path, buf, len, m, err, errlen);
-out_close:
-	fclose(f);
 	free(buf);
 	return ret;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 enum brnf_family { BRNF_IPTABLES, BRNF_IP6TABLES, BRNF_ARPTABLES, BRNF_NFAMILIES };
+#define BRNF_NBRIDGES 2		/* the bridges a row switches: brnf_bridge_names */
 #define BRNF_MAX_BRIDGES 4
 #define BRNF_NAME_LEN 32
 
@@ -39,7 +40,9 @@ struct brnf_matrix {
 };
 
 extern const char *const brnf_family_names[BRNF_NFAMILIES + 1];	/* "iptables", ..., NULL */
-extern const char *const brnf_bridge_names[];			/* NULL terminated */
+/* "br-lan", "br-wlan", NULL: the one list of the bridges, in this order everywhere
+ * (row keys, records, the test bed, the AP's scripts) */
+extern const char *const brnf_bridge_names[BRNF_NBRIDGES + 1];
 extern const char *const brnf_ruleset_names[];			/* NULL terminated */
 
 /* 0 or -errno; on error writes "FILE:LINE: message" into err */
@@ -57,6 +60,9 @@ int row_key(const struct brnf_row *r, char *buf, size_t len);
  * "-" or "br-lan br-wlan" (space separated, as in the seed's table). */
 int row_global_str(const struct brnf_row *r, char *buf, size_t len);
 int row_local_str(const struct brnf_row *r, char *buf, size_t len);
+
+/* "a, b, c" of a NULL terminated list of names (brnf_bridge_names ...). */
+void matrix_names_join(const char *const *names, char *buf, size_t len);
 
 /* Validation shared with the raw-data reader: 0 or -EINVAL with a message
  * (without file:line) in err. */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <stdlib.h>
+#include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -48,6 +50,41 @@ void nl_close(struct nl *nl)
 	nl->sock = NULL;
 }
 
+struct nl *nl_enter(const char *ns, int *err)
+{
+	struct nl *nl;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = netns_enter(ns);
+	if (*err)
+		goto out_free;
+	*err = nl_open(nl);
+	if (*err) {
+		pr_err("rtnetlink socket in %s: %s", ns, strerror(-*err));
+		goto out_leave;
+	}
+	return nl;
+
+out_leave:
+	netns_leave();
+out_free:
+	free(nl);
+	return NULL;
+}
+
+void nl_leave(struct nl *nl)
+{
+	if (!nl)
+		return;
+	nl_close(nl);
+	free(nl);
+	netns_leave();
+}
+
 struct nlmsghdr *nl_req(struct nl *nl, uint16_t type, uint16_t flags, size_t hdrlen,
 			void **hdr)
 {
@@ -60,11 +97,99 @@ struct nlmsghdr *nl_req(struct nl *nl, uint16_t type, uint16_t flags, size_t hdr
 	return nlh;
 }
 
+void nl_put(struct nlmsghdr *nlh, uint16_t type, size_t len, const void *data)
+{
+	mnl_attr_put(nlh, type, len, data);
+}
+
+void nl_put_u8(struct nlmsghdr *nlh, uint16_t type, uint8_t v)
+{
+	mnl_attr_put_u8(nlh, type, v);
+}
+
+void nl_put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
+{
+	mnl_attr_put_u32(nlh, type, v);
+}
+
+void nl_put_strz(struct nlmsghdr *nlh, uint16_t type, const char *s)
+{
+	mnl_attr_put_strz(nlh, type, s);
+}
+
+struct nlattr *nl_nest_start(struct nlmsghdr *nlh, uint16_t type)
+{
+	return mnl_attr_nest_start(nlh, type);
+}
+
+void nl_nest_end(struct nlmsghdr *nlh, struct nlattr *nest)
+{
+	mnl_attr_nest_end(nlh, nest);
+}
+
+void *nl_put_header(struct nlmsghdr *nlh, size_t len)
+{
+	return mnl_nlmsg_put_extra_header(nlh, len);
+}
+
+struct attr_table {
+	const struct nlattr **tb;
+	unsigned int max;
+};
+
+static int attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct attr_table *t = data;
+	unsigned int type = mnl_attr_get_type(attr);
+
+	if (type <= t->max)
+		t->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+void nl_parse(const struct nlmsghdr *nlh, size_t hdrlen, const struct nlattr **tb,
+	      unsigned int max)
+{
+	struct attr_table t = { tb, max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	mnl_attr_parse(nlh, hdrlen, attr_cb, &t);
+}
+
+void nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb, unsigned int max)
+{
+	struct attr_table t = { tb, max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	if (nest)
+		mnl_attr_parse_nested(nest, attr_cb, &t);
+}
+
+bool nl_get_u8(const struct nlattr *a, uint8_t *v)
+{
+	if (!a || mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+		return false;
+	*v = mnl_attr_get_u8(a);
+	return true;
+}
+
+const char *nl_get_str(const struct nlattr *a)
+{
+	if (!a || mnl_attr_validate(a, MNL_TYPE_STRING) < 0)
+		return NULL;
+	return mnl_attr_get_str(a);
+}
+
+uint16_t nl_msg_type(const struct nlmsghdr *nlh)
+{
+	return nlh->nlmsg_type;
+}
+
 /* One request's state: the ack/error seen and the caller's data callback. */
 struct ack {
 	int err;
 	char msg[256];
-	mnl_cb_t cb;
+	nl_msg_cb cb;
 	void *data;
 };
 
@@ -110,11 +235,19 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct ack *ack = data;
+	int err;
 
-	return ack->cb ? ack->cb(nlh, ack->data) : MNL_CB_OK;
+	if (!ack->cb)
+		return MNL_CB_OK;
+	err = ack->cb(nlh, ack->data);
+	if (err < 0) {
+		ack->err = err;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
 }
 
-int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data, const char *what)
+int nl_talk(struct nl *nl, struct nlmsghdr *nlh, nl_msg_cb cb, void *data, const char *what)
 {
 	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
 	struct ack ack = { .cb = cb, .data = data };

@@ -51,12 +51,15 @@ static void child_del(pid_t pid)
 			children[i] = 0;
 }
 
-static void child_exec(const char *ns, char *const argv[], int in_fd, int out_fd, int err_fd)
+static void child_exec(pid_t parent, const char *ns, char *const argv[], int in_fd, int out_fd,
+		       int err_fd)
 {
 	int null = open("/dev/null", O_RDWR);
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
+	/* brnf died before the line above: we were reparented. Not getppid() == 1,
+	 * which is always true when brnf itself is PID 1 (a container's entrypoint). */
+	if (getppid() != parent)
 		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
@@ -76,14 +79,14 @@ static void child_exec(const char *ns, char *const argv[], int in_fd, int out_fd
 
 pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, int err_fd)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child_exec(ns, argv, in_fd, out_fd, err_fd);
+		child_exec(parent, ns, argv, in_fd, out_fd, err_fd);
 	child_add(pid);
 	return pid;
 }

@@ -10,13 +10,9 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
-#include "brflags.h"
-#include "netns.h"
-#include "nl.h"
 #include "offload.h"
 #include "provenance.h"
 #include "ruleset.h"
-#include "sysctl.h"
 #include "util.h"
 #include "version.h"
 
@@ -146,10 +142,11 @@ static struct json_object *testbed_json(const struct provenance *p)
 	json_object_object_add(o, "roles", one);
 	json_object_object_add(o, "br_netfilter", json_object_new_boolean(p->ap->br_netfilter));
 	json_object_object_add(o, "verify", json_object_new_string(
-		p->mode == VERIFY_PHYSDEV ? "iptables mangle PREROUTING -m physdev --physdev-in" :
+		p->mode == VERIFY_PHYSDEV ?
+		"a pass per row: iptables mangle PREROUTING -m physdev --physdev-in" :
 		p->ap->br_netfilter ?
-		"iptables mangle PREROUTING -i <bridge> (--count iif: n/a)" :
-		"iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
+		"a pass per row: iptables mangle PREROUTING -i <bridge> (no physdev match: n/a)" :
+		"a pass per row: iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
 	if (!p->rig->testbed)
 		return o;
 	ns = json_object_new_object();
@@ -172,6 +169,9 @@ static struct json_object *testbed_json(const struct provenance *p)
 		json_object_object_add(off, key, one);
 	}
 	json_object_object_add(o, "offloads", off);
+	json_object_object_add(o, "mac_addresses", json_object_new_string("fixed"));
+	json_object_object_add(o, "neighbours",
+			       json_object_new_string(tb->dynamic_neigh ? "dynamic" : "permanent"));
 	return o;
 }
 
@@ -187,14 +187,14 @@ static struct json_object *switches_json(const struct readback *rb)
 	}
 	json_object_object_add(o, "global", g);
 	br = json_object_new_object();
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		a = NULL;
 		if (rb->have_bridges) {
 			a = json_object_new_array();
 			for (f = 0; f < BRNF_NFAMILIES; f++)
 				json_object_array_add(a, json_object_new_int(rb->bridge[b][f]));
 		}
-		json_object_object_add(br, tb_bridges[b], a);
+		json_object_object_add(br, brnf_bridge_names[b], a);
 	}
 	json_object_object_add(o, "bridges_nf_call", br);
 	return o;
@@ -210,53 +210,19 @@ static struct json_object *ap_state_json(const struct provenance *p)
 		"net.bridge.bridge-nf-pass-vlan-input-dev", "net.ipv4.ip_forward",
 		"net.ipv6.conf.all.forwarding", "net.netfilter.nf_conntrack_max",
 	};
+	char vals[ARRAY_SIZE(names)][64];
 	struct json_object *o, *sys;
 	struct readback rb;
 	unsigned int i;
-	char val[64];
 
 	if (ap_switches_get(p->ap, &rb))
 		return json_object_new_object();
 	o = switches_json(&rb);
 	/* the old layout: bridges_nf_call { br: [..] } and sysctls */
+	ap_sysctls_read(p->ap, names, ARRAY_SIZE(names), vals);
 	sys = json_object_new_object();
-	if (p->ap->native && !netns_enter(p->ap->h.ns)) {
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			json_object_object_add(sys, names[i],
-					       sysctl_read(names[i], val, sizeof(val)) ?
-					       NULL : json_object_new_string(val));
-		netns_leave();
-	} else {
-		/* one round trip: "name value" per sysctl the AP has */
-		char script[2048], *out = NULL, *line, *save, path[128];
-		size_t n = 0, k;
-
-		for (i = 0; i < ARRAY_SIZE(names); i++) {
-			snprintf(path, sizeof(path), "/proc/sys/%s", names[i]);
-			for (k = strlen("/proc/sys/"); path[k]; k++)
-				if (path[k] == '.')
-					path[k] = '/';
-			n += snprintf(script + n, sizeof(script) - n,
-				      "[ -r %s ] && echo \"%s $(cat %s)\"\n", path, names[i], path);
-		}
-		snprintf(script + n, sizeof(script) - n, "exit 0\n");
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			json_object_object_add(sys, names[i], NULL);
-		if (host_sh(&p->ap->h, script, NULL, 0, &out, NULL, 30) == 0 && out)
-			for (line = strtok_r(out, "\n", &save); line;
-			     line = strtok_r(NULL, "\n", &save)) {
-				char *sp = strchr(line, ' ');
-
-				if (!sp)
-					continue;
-				*sp = '\0';
-				for (i = 0; i < ARRAY_SIZE(names); i++)
-					if (!strcmp(line, names[i]))
-						json_object_object_add(sys, names[i],
-								       json_object_new_string(sp + 1));
-			}
-		free(out);
-	}
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		json_object_object_add(sys, names[i], str_or_null(vals[i]));
 	json_object_object_add(o, "sysctls", sys);
 	return o;
 }
@@ -343,7 +309,8 @@ static struct json_object *rows_json(const struct provenance *p)
 
 static struct json_object *params_json(const struct provenance *p)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *wl;
+	unsigned int k;
 	char hex[65];
 
 	json_object_object_add(o, "flows", json_object_new_int(p->flows));
@@ -351,12 +318,23 @@ static struct json_object *params_json(const struct provenance *p)
 	json_object_object_add(o, "omit", json_object_new_int(p->omit));
 	json_object_object_add(o, "reps", json_object_new_int(p->reps));
 	json_object_object_add(o, "port0", json_object_new_int(p->port0));
-	json_object_object_add(o, "protocol", json_object_new_string("tcp"));
+	wl = json_object_new_array();
+	for (k = 0; k < p->nwl; k++)
+		json_object_array_add(wl, json_object_new_string(brnf_workloads[p->wl[k]].name));
+	json_object_object_add(o, "workloads", wl);
+	json_object_object_add(o, "pktgen_count", json_object_new_int64(p->packets));
+	json_object_object_add(o, "bytes_per_flow", json_object_new_int64(p->bytes));
 	json_object_object_add(o, "servers", json_object_new_string("pc"));
 	json_object_object_add(o, "clients", json_object_new_string(
 		"sta; upload plain, download with -R"));
+	json_object_object_add(o, "pktgen", json_object_new_string(
+		"upload: sta wlan0 to pc, download: pc eth0 to sta; UDP port 9, dropped and "
+		"counted by the receiver's nft netdev ingress chain"));
 	json_object_object_add(o, "order", json_object_new_string(
-		"for rep: for row: for direction (interleaved)"));
+		"for rep: for row: for workload: for direction (interleaved); then a "
+		"verification pass per row"));
+	json_object_object_add(o, "counting_rules_in_measured_runs",
+			       json_object_new_boolean(false));
 	json_object_object_add(o, "matrix", json_object_new_string(p->matrix_path));
 	json_object_object_add(o, "matrix_sha256", sha256_file(p->matrix_path, hex) ? NULL :
 			       json_object_new_string(hex));
@@ -371,7 +349,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	int err;
 
 	uname(&u);
-	json_object_object_add(top, "schema", json_object_new_int(1));
+	json_object_object_add(top, "schema", json_object_new_int(2));
 	json_object_object_add(top, "part", json_object_new_string(p->part));
 	if (p->ap->h.transport == RIG_SSH) {
 		char rel[64];

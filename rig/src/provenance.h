@@ -9,6 +9,7 @@
 #include "rigfile.h"
 #include "testbed.h"
 #include "verify.h"
+#include "workload.h"
 
 struct provenance {
 	const char *part;
@@ -18,6 +19,9 @@ struct provenance {
 	const bool *row_ran;		/* per matrix row */
 	const struct brnf_row *rows;	/* rows as run (kernel label applied) */
 	unsigned int flows, time, omit, reps, port0;
+	const unsigned int *wl;		/* the workloads, in the order they ran */
+	unsigned int nwl;
+	unsigned long packets, bytes;	/* per pps run, per tcp-bytes flow */
 	const struct testbed *tb;	/* the namespace test bed (rig->testbed) */
 	const struct rig *rig;
 	const char *rig_path;

@@ -51,8 +51,8 @@ static struct json_object *readback_json(const struct readback *rb)
 		json_object_object_add(o, "global", flags_array(rb->global));
 	if (rb->have_bridges) {
 		br = json_object_new_object();
-		for (b = 0; b < TB_NBRIDGES; b++)
-			json_object_object_add(br, tb_bridges[b], flags_array(rb->bridge[b]));
+		for (b = 0; b < BRNF_NBRIDGES; b++)
+			json_object_object_add(br, brnf_bridge_names[b], flags_array(rb->bridge[b]));
 		json_object_object_add(o, "bridges", br);
 	}
 	return o;
@@ -64,31 +64,37 @@ static struct json_object *verify_json(const struct verification *v)
 	unsigned int b;
 
 	br = json_object_new_object();
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		one = json_object_new_object();
 		json_object_object_add(one, "expected", json_object_new_boolean(v->expected[b]));
 		json_object_object_add(one, "packets", json_object_new_int64(v->packets[b]));
-		json_object_object_add(br, tb_bridges[b], one);
+		json_object_object_add(br, brnf_bridge_names[b], one);
 	}
 	json_object_object_add(o, "bridges", br);
 	json_object_object_add(o, "result", json_object_new_string(verdict_names[v->result]));
 	return o;
 }
 
-int record_write(const char *dir, const struct record *rec)
+static struct json_object *pktgen_json(const struct record *rec)
 {
-	struct json_object *top, *flows, *fl;
-	char path[1400], name[32];
-	unsigned int i;
-	int err;
+	struct json_object *o = json_object_new_object();
 
-	top = json_object_new_object();
-	json_object_object_add(top, "schema", json_object_new_int(1));
-	json_object_object_add(top, "row", row_json(rec));
-	json_object_object_add(top, "direction", json_object_new_string(rec->direction));
-	json_object_object_add(top, "repetition", json_object_new_int(rec->repetition));
-	json_object_object_add(top, "order", json_object_new_int(rec->order));
-	flows = json_object_new_array();
+	json_object_object_add(o, "pkt_size", json_object_new_int(rec->pkt_size));
+	json_object_object_add(o, "count", json_object_new_int64(rec->count));
+	json_object_object_add(o, "sent", json_object_new_int64(rec->pg.sent));
+	json_object_object_add(o, "received", json_object_new_int64(rec->pg.received));
+	json_object_object_add(o, "errors", json_object_new_int64(rec->pg.errors));
+	json_object_object_add(o, "elapsed_us", json_object_new_int64(rec->pg.elapsed_us));
+	json_object_object_add(o, "result", json_object_new_string(rec->pg.result));
+	return o;
+}
+
+static struct json_object *flows_json(const struct record *rec)
+{
+	struct json_object *flows = json_object_new_array(), *fl;
+	char name[32];
+	unsigned int i;
+
 	for (i = 0; i < rec->nflows; i++) {
 		fl = json_object_new_object();
 		snprintf(name, sizeof(name), "flow-%u.json", i);
@@ -96,9 +102,42 @@ int record_write(const char *dir, const struct record *rec)
 		json_object_object_add(fl, "port", json_object_new_int(rec->port0 + i));
 		json_object_array_add(flows, fl);
 	}
-	json_object_object_add(top, "flows", flows);
+	return flows;
+}
+
+int record_write(const char *dir, const struct record *rec)
+{
+	struct json_object *top;
+	char path[1400];
+	int err;
+
+	top = json_object_new_object();
+	json_object_object_add(top, "schema", json_object_new_int(2));
+	json_object_object_add(top, "kind", json_object_new_string(rec->kind == RECORD_VERIFY ?
+								   "verify" : "measure"));
+	json_object_object_add(top, "row", row_json(rec));
+	if (rec->kind == RECORD_MEASURE) {
+		json_object_object_add(top, "workload",
+				       json_object_new_string(brnf_workloads[rec->workload].name));
+		json_object_object_add(top, "direction", json_object_new_string(rec->direction));
+		json_object_object_add(top, "repetition", json_object_new_int(rec->repetition));
+	}
+	json_object_object_add(top, "order", json_object_new_int(rec->order));
+	if (rec->kind == RECORD_MEASURE)
+		json_object_object_add(top, "counting_rules", json_object_new_boolean(false));
 	json_object_object_add(top, "readback", readback_json(&rec->rb));
-	json_object_object_add(top, "verify", verify_json(&rec->v));
+	if (rec->kind == RECORD_VERIFY) {
+		json_object_object_add(top, "rules", json_object_new_string(rec->rules));
+		json_object_object_add(top, "traffic", json_object_new_string(rec->traffic));
+		json_object_object_add(top, "verify", verify_json(&rec->v));
+	} else if (workload_is_pps(rec->workload)) {
+		json_object_object_add(top, "pktgen", pktgen_json(rec));
+	} else {
+		json_object_object_add(top, "flows", flows_json(rec));
+		if (rec->workload == WL_TCP_BYTES)
+			json_object_object_add(top, "bytes_per_flow",
+					       json_object_new_int64(rec->bytes_per_flow));
+	}
 	snprintf(path, sizeof(path), "%s/record.json", dir);
 	err = json_write_file(path, top);
 	json_object_put(top);

@@ -1,43 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* record.json (schema 1, PLAN.md): what one run configured, read back and verified. */
+/* record.json (schema 1, read back by raw.c): what one run configured, read back and verified. */
 #ifndef BRNF_RECORD_H
 #define BRNF_RECORD_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "matrix.h"
+#include "pktgen.h"
 #include "testbed.h"
+#include "workload.h"
 
 struct readback {
 	bool have_global;			/* br_netfilter present */
 	bool global[BRNF_NFAMILIES];
 	bool have_bridges;			/* kernel reports IFLA_BR_NF_CALL_* */
-	bool bridge[TB_NBRIDGES][BRNF_NFAMILIES];	/* tb_bridges[] order */
+	bool bridge[BRNF_NBRIDGES][BRNF_NFAMILIES];	/* brnf_bridge_names[] order */
 };
 
 enum verdict { VERDICT_NA, VERDICT_YES, VERDICT_NO };
 extern const char *const verdict_names[];	/* "n/a", "yes", "no" */
 
 struct verification {
-	bool expected[TB_NBRIDGES];
-	uint64_t packets[TB_NBRIDGES];
+	bool expected[BRNF_NBRIDGES];
+	uint64_t packets[BRNF_NBRIDGES];
 	enum verdict result;
 };
 
+enum record_kind { RECORD_MEASURE, RECORD_VERIFY };
+
 struct record {
+	enum record_kind kind;
 	const struct brnf_row *row;	/* as run (kernel = the kernel label) */
 	unsigned int index;		/* row index in the matrix */
 	const char *source;		/* "FILE:LINE" */
+	unsigned int order;		/* 0.. run order */
+	struct readback rb;
+	/* RECORD_MEASURE */
+	enum brnf_workload workload;
 	const char *direction;		/* "upload" | "download" */
 	unsigned int repetition;	/* 1.. */
-	unsigned int order;		/* 0.. run order */
-	unsigned int nflows;
+	unsigned int nflows;		/* tcp, tcp-bytes: flow-<i>.json files */
 	unsigned int port0;
-	struct readback rb;
+	unsigned long bytes_per_flow;	/* tcp-bytes */
+	unsigned int pkt_size;		/* pps: pktgen pkt_size */
+	unsigned long count;		/* pps: frames asked for */
+	struct pktgen_result pg;	/* pps */
+	/* RECORD_VERIFY */
+	const char *rules;		/* "physdev" | "iif" */
+	const char *traffic;		/* what crossed the AP while counting */
 	struct verification v;
 };
 
-/* Write <dir>/record.json. 0 or -errno (with a message). */
+/* Write <dir>/record.json (schema 2, rig/README.md "Raw data"). 0 or -errno (with a
+ * message). */
 int record_write(const char *dir, const struct record *rec);
 
 #endif

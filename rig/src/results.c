@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The results directory (see results.h and PLAN.md). */
+/* The results directory (see results.h). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -11,36 +13,118 @@
 #include "results.h"
 #include "util.h"
 
-void results_default_dir(char *buf, size_t len)
+/* Taken: it exists, or a run is writing it (<path>.tmp.<pid>). */
+static bool dir_taken(const char *path)
 {
-	struct utsname u;
-	char date[32];
-	time_t t = time(NULL);
+	char pat[1100];
+	glob_t g;
+	bool taken;
 
-	uname(&u);
+	if (path_exists(path))
+		return true;
+	snprintf(pat, sizeof(pat), "%s.tmp.*", path);
+	taken = glob(pat, GLOB_NOSORT, NULL, &g) == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	return taken;
+}
+
+int results_default_dir(char *buf, size_t len, const char *rig_path)
+{
+	char base[900], date[32];
+	time_t t = time(NULL);
+	struct utsname u;
+	unsigned int n;
+
 	strftime(date, sizeof(date), "%Y-%m-%dT%H%M%SZ", gmtime(&t));
-	snprintf(buf, len, "results/%s-%s-netns", date, u.release);
+	if (rig_path) {
+		/* the AP's kernel is not known yet: the rig file's name */
+		const char *name = strrchr(rig_path, '/'), *end;
+
+		name = name ? name + 1 : rig_path;
+		end = strstr(name, ".rig");
+		snprintf(base, sizeof(base), "results/%s-%.*s", date,
+			 end ? (int)(end - name) : (int)strlen(name), name);
+	} else {
+		uname(&u);
+		snprintf(base, sizeof(base), "results/%s-%s-netns", date, u.release);
+	}
+	snprintf(buf, len, "%s", base);
+	for (n = 2; dir_taken(buf); n++) {
+		if (n > 999) {
+			pr_err("%s: it and %s-2 .. %s-999 are all taken; choose --out", base, base,
+			       base);
+			return -EEXIST;
+		}
+		snprintf(buf, len, "%s-%u", base, n);
+	}
+	if (n > 2)
+		fprintf(stderr, "brnf: %s is taken; this run writes %s\n", base, buf);
+	return 0;
+}
+
+int results_check_part(const char *part, char *err, size_t errlen)
+{
+	const char *p;
+
+	if (!*part || strlen(part) >= RESULTS_PART_LEN) {
+		seterr(err, errlen, "'%.40s': want 1 to %d characters", part, RESULTS_PART_LEN - 1);
+		return -EINVAL;
+	}
+	if (part[0] == '.' || part[0] == '-') {
+		seterr(err, errlen, "'%s' must not start with '%c'", part, part[0]);
+		return -EINVAL;
+	}
+	for (p = part; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p)) {
+			seterr(err, errlen, "bad character '%c' (0x%02x) in '%s' (letters, digits "
+			       "and ._+- only)", isprint((unsigned char)*p) ? *p : '?',
+			       (unsigned char)*p, part);
+			return -EINVAL;
+		}
+	if (strstr(part, ".tmp.")) {
+		seterr(err, errlen, "'%s': .tmp. marks a part still being written", part);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* dir without trailing slashes, and dir/raw/part */
+static void names(struct results *r, const char *dir, const char *part)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	while (strlen(r->dir) > 1 && r->dir[strlen(r->dir) - 1] == '/')
+		r->dir[strlen(r->dir) - 1] = '\0';
+	snprintf(r->part_final, sizeof(r->part_final), "%s/raw/%s", r->dir, part);
+}
+
+int results_check(const char *dir, const char *part)
+{
+	struct results r;
+	char msg[200];
+
+	if (results_check_part(part, msg, sizeof(msg))) {
+		pr_err("--part: %s", msg);
+		return -EINVAL;
+	}
+	names(&r, dir, part);
+	if (path_exists(r.part_final)) {
+		pr_err("%s exists already; choose another --part or --out", r.part_final);
+		return -EEXIST;
+	}
+	return 0;
 }
 
 int results_open(struct results *r, const char *dir, const char *part)
 {
 	int err;
 
-	memset(r, 0, sizeof(*r));
-	if (!*part || strchr(part, '/') || part[0] == '.') {
-		pr_err("--part %s: not a plain name", part);
-		return -EINVAL;
-	}
-	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	while (strlen(r->dir) > 1 && r->dir[strlen(r->dir) - 1] == '/')
-		r->dir[strlen(r->dir) - 1] = '\0';
-	snprintf(r->part_final, sizeof(r->part_final), "%s/raw/%s", r->dir, part);
+	err = results_check(dir, part);
+	if (err)
+		return err;
+	names(r, dir, part);
 	if (path_exists(r->dir)) {
 		/* Add a part to an existing results directory. */
-		if (path_exists(r->part_final)) {
-			pr_err("%s exists already; choose another --part or --out", r->part_final);
-			return -EEXIST;
-		}
 		r->whole = false;
 		snprintf(r->top, sizeof(r->top), "%s", r->dir);
 		snprintf(r->part, sizeof(r->part), "%s/raw/%s.tmp.%d", r->dir, part, getpid());
@@ -61,12 +145,12 @@ int results_open(struct results *r, const char *dir, const char *part)
 	return err;
 }
 
-int results_run_dir(struct results *r, unsigned int order, const char *direction,
+int results_run_dir(struct results *r, unsigned int order, const char *name,
 		    char *buf, size_t len)
 {
 	int err;
 
-	if (snprintf(buf, len, "%s/runs/%04u-%s", r->part, order, direction) >= (int)len)
+	if (snprintf(buf, len, "%s/runs/%04u-%s", r->part, order, name) >= (int)len)
 		return -ENAMETOOLONG;
 	err = mkdir_p(buf);
 	if (err)

@@ -18,15 +18,26 @@ struct results {
 	bool whole;		/* we made dir (rename top), or added a part */
 };
 
+#define RESULTS_PART_LEN 128
+
+/* A part name: letters, digits and ._+- , not starting with . or -, no ".tmp.".
+ * 0 or -EINVAL with what is wrong in err. */
+int results_check_part(const char *part, char *err, size_t errlen);
+/* The part name is good and dir/raw/<part> does not exist yet (one line if not):
+ * checked before a run changes anything, and again by results_open(). */
+int results_check(const char *dir, const char *part);
 int results_open(struct results *r, const char *dir, const char *part);
-/* <part>/runs/<NNNN>-<direction>, created. */
-int results_run_dir(struct results *r, unsigned int order, const char *direction,
+/* <part>/runs/<NNNN>-<name>, created (name: "<workload>-<direction>" or "verify"). */
+int results_run_dir(struct results *r, unsigned int order, const char *name,
 		    char *buf, size_t len);
 /* Rename into place. After this, r->dir holds the complete result. */
 int results_commit(struct results *r);
 /* Remove what we wrote (on error or signal). */
 void results_abort(struct results *r);
-/* Default: results/<UTC date>-<uname -r>-netns */
-void results_default_dir(char *buf, size_t len);
+/* The default results directory: results/<UTC date and time>-<uname -r>-netns,
+ * or results/<UTC date and time>-<rig file name> for a rig (rig_path not NULL);
+ * when that is taken (it exists, or <it>.tmp.* is being written), the same with
+ * -2, -3, ... (one line says so). 0 or -EEXIST with a message. */
+int results_default_dir(char *buf, size_t len, const char *rig_path);
 
 #endif

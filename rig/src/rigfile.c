@@ -9,6 +9,7 @@
 
 #include "matrix.h"
 #include "errbuf.h"
+#include "file.h"
 #include "rigfile.h"
 
 const char *const rig_transport_names[] = { "netns", "ssh", "local", NULL };
@@ -77,7 +78,7 @@ static int parse_role_name(const char *v, struct rig_role *r, char *msg, size_t 
 static int parse_bridge(const char *v, struct rig_role *r, char *msg, size_t len)
 {
 	const char *colon = strchr(v, ':');
-	char br[16];
+	char br[16], names[64];
 	unsigned int i;
 	int known = 0;
 
@@ -89,8 +90,9 @@ static int parse_bridge(const char *v, struct rig_role *r, char *msg, size_t len
 	for (i = 0; brnf_bridge_names[i]; i++)
 		known |= !strcmp(brnf_bridge_names[i], br);
 	if (!known || colon - v > 15) {
-		seterr(msg, len, "bridge '%.*s' is not one the matrix knows (br-lan, br-wlan)",
-		       (int)(colon - v) < 40 ? (int)(colon - v) : 40, v);
+		matrix_names_join(brnf_bridge_names, names, sizeof(names));
+		seterr(msg, len, "bridge '%.*s' is not one the matrix knows (%s)",
+		       (int)(colon - v) < 40 ? (int)(colon - v) : 40, v, names);
 		return -EINVAL;
 	}
 	if (check_chars("bridge port", colon + 1, 16, "._-", msg, len))
@@ -225,8 +227,11 @@ static int check_role(const struct rig_role *r, const bool seen[K_NKEYS], char *
 	if (r->kind == RIG_AP) {
 		for (i = 0; brnf_bridge_names[i]; i++)
 			if (!rig_bridge_port(r, brnf_bridge_names[i])) {
+				char names[64];
+
+				matrix_names_join(brnf_bridge_names, names, sizeof(names));
 				seterr(msg, len, "role ap: bridge=%s:PORT is missing (the matrix "
-				       "switches br-lan and br-wlan)", brnf_bridge_names[i]);
+				       "switches %s)", brnf_bridge_names[i], names);
 				return -EINVAL;
 			}
 	}
@@ -340,43 +345,16 @@ out_line:
 
 int rig_parse_file(const char *path, struct rig *rig, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
+	size_t len;
+	char *buf;
 	int ret;
 
 	memset(rig, 0, sizeof(*rig));
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+	ret = file_read(path, RIG_MAX_BYTES, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	do {
-		if (len + 4096 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				seterr(err, errlen, "%s: out of memory", path);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, 4096, f);
-		len += n;
-	} while (n > 0 && len <= RIG_MAX_BYTES);
-	if (ferror(f)) {
-		seterr(err, errlen, "%s: read error", path);
-		ret = -EIO;
-	} else {
-		ret = rig_parse_buf(path, buf ? buf : "", len, rig, err, errlen);
-	}
+	ret = rig_parse_buf(path, buf, len, rig, err, errlen);
 	free(buf);
-	fclose(f);
 	return ret;
 }
 

@@ -20,22 +20,22 @@ bool rowcfg_needs_brnf(const struct brnf_row *r)
 	return r->nlocal > 0;
 }
 
-void rowcfg_expected(const struct brnf_row *r, bool exp[TB_NBRIDGES])
+void rowcfg_expected(const struct brnf_row *r, bool exp[BRNF_NBRIDGES])
 {
 	unsigned int b;
 
-	for (b = 0; b < TB_NBRIDGES; b++)
-		exp[b] = r->global[BRNF_IPTABLES] || row_local_has(r, tb_bridges[b]);
+	for (b = 0; b < BRNF_NBRIDGES; b++)
+		exp[b] = r->global[BRNF_IPTABLES] || row_local_has(r, brnf_bridge_names[b]);
 }
 
 static int switches_set(const struct ap *ap, const struct brnf_row *r, struct readback *rb)
 {
-	bool set_bridge[TB_NBRIDGES], v[TB_NBRIDGES][BRNF_NFAMILIES];
+	bool set_bridge[BRNF_NBRIDGES], v[BRNF_NBRIDGES][BRNF_NFAMILIES];
 	unsigned int b, f;
 	int err;
 
-	for (b = 0; b < TB_NBRIDGES; b++) {
-		bool want = row_local_has(r, tb_bridges[b]);
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
+		bool want = row_local_has(r, brnf_bridge_names[b]);
 
 		for (f = 0; f < BRNF_NFAMILIES; f++)
 			v[b][f] = want;
@@ -46,10 +46,10 @@ static int switches_set(const struct ap *ap, const struct brnf_row *r, struct re
 		err = ap_switches_get(ap, rb);
 	if (err)
 		return err;
-	for (b = 0; b < TB_NBRIDGES; b++)
-		if (row_local_has(r, tb_bridges[b]) && !rb->have_bridges) {
+	for (b = 0; b < BRNF_NBRIDGES; b++)
+		if (row_local_has(r, brnf_bridge_names[b]) && !rb->have_bridges) {
 			pr_err("%s: kernel does not report nf_call_* of %s", ap->h.what,
-			       tb_bridges[b]);
+			       brnf_bridge_names[b]);
 			return -EOPNOTSUPP;
 		}
 	return 0;
@@ -66,18 +66,18 @@ static bool readback_differs(const struct brnf_row *r, const char *source,
 			       brnf_family_names[f], rb->global[f], r->global[f]);
 			return true;
 		}
-	for (b = 0; b < TB_NBRIDGES && rb->have_bridges; b++)
+	for (b = 0; b < BRNF_NBRIDGES && rb->have_bridges; b++)
 		for (f = 0; f < BRNF_NFAMILIES; f++)
-			if (rb->bridge[b][f] != row_local_has(r, tb_bridges[b])) {
+			if (rb->bridge[b][f] != row_local_has(r, brnf_bridge_names[b])) {
 				pr_err("row %s: %s nf_call_%s read back %d", source,
-				       tb_bridges[b], brnf_family_names[f], rb->bridge[b][f]);
+				       brnf_bridge_names[b], brnf_family_names[f], rb->bridge[b][f]);
 				return true;
 			}
 	return false;
 }
 
 int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *source,
-		 enum verify_mode mode, struct readback *rb, bool *mismatch)
+		 struct readback *rb, bool *mismatch)
 {
 	int err;
 
@@ -86,8 +86,5 @@ int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *sour
 	if (err)
 		return err;
 	*mismatch = readback_differs(r, source, rb);
-	err = ruleset_load(&ap->h, r->ruleset);
-	if (!err)
-		err = verify_install(&ap->h, ap->port, mode);
-	return err;
+	return ruleset_load(&ap->h, r->ruleset);
 }

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* One matrix row applied to the AP (any transport): switches, ruleset, counting
- * rules; read back. */
+/* One matrix row applied to the AP (any transport): switches and ruleset; read back. */
 #ifndef BRNF_ROWCFG_H
 #define BRNF_ROWCFG_H
 
@@ -9,19 +8,19 @@
 #include "matrix.h"
 #include "record.h"
 #include "testbed.h"
-#include "verify.h"
 
 /* Does the row switch anything of br_netfilter on? */
 bool rowcfg_needs_brnf(const struct brnf_row *r);
 /*
- * Set the global sysctls and both bridges' flags, read them back into rb,
- * load the row's ruleset and the counting rules. *mismatch is set when the
+ * Set the global sysctls and both bridges' flags, read them back into rb and load
+ * the row's ruleset (nft flush ruleset first: nothing else stays loaded, the
+ * counting rules of a verification pass neither). *mismatch is set when the
  * read-back differs from the row (one line says what).
  */
 int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *source,
-		 enum verify_mode mode, struct readback *rb, bool *mismatch);
+		 struct readback *rb, bool *mismatch);
 /* IPv4 traffic: bridge b's frames go through iptables iff global iptables
  * or the bridge's own nf_call_iptables. */
-void rowcfg_expected(const struct brnf_row *r, bool exp[TB_NBRIDGES]);
+void rowcfg_expected(const struct brnf_row *r, bool exp[BRNF_NBRIDGES]);
 
 #endif

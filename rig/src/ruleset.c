@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc.h"
 #include "ruleset.h"
 #include "util.h"
 #include "version.h"
@@ -37,29 +36,6 @@ int ruleset_digest(const char *name, char hex[65])
 	return err;
 }
 
-/* Run nft with args in ns; on failure one line with what and nft's error. */
-static int nft(const struct host *h, char *const argv[], const char *in, size_t inlen,
-	       const char *what)
-{
-	char *out = NULL, *err = NULL, line[300];
-	int ret;
-
-	ret = host_run(h, argv, in, inlen, &out, &err, 30);
-	if (host_failed(h, ret, err)) {
-		ret = ret < 0 ? ret : -EIO;
-	} else if (ret) {
-		proc_first_error(err, line, sizeof(line));
-		if (ret == 127)
-			pr_err("%s: cannot run nft (is the nftables package installed?)", what);
-		else
-			pr_err("%s: %s", what, line[0] ? line : "nft failed");
-		ret = ret < 0 ? ret : -EIO;
-	}
-	free(out);
-	free(err);
-	return ret;
-}
-
 int ruleset_load(const struct host *h, const char *name)
 {
 	char path[512], what[900], *text = NULL;
@@ -79,8 +55,8 @@ int ruleset_load(const struct host *h, const char *name)
 		}
 		load[2] = "/proc/self/fd/0";
 	}
-	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset in %s", name, h->what);
-	err = nft(h, flush, NULL, 0, what);
+	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset", name);
+	err = host_cmd(h, what, "nftables", flush, NULL, 0, NULL);
 	if (err)
 		goto out_free;
 	snprintf(what, sizeof(what),
@@ -88,7 +64,7 @@ int ruleset_load(const struct host *h, const char *name)
 		 strstr(name, "flowtable") ?
 		 "flowtables need CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET" :
 		 "a missing feature?");
-	err = nft(h, load, text, len, what);
+	err = host_cmd(h, what, "nftables", load, text, len, NULL);
 out_free:
 	free(text);
 	return err;

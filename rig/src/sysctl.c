@@ -14,13 +14,14 @@
 #include "sysctl.h"
 #include "util.h"
 
-static int sysctl_path(char *buf, size_t len, const char *name)
+int sysctl_path(char *buf, size_t len, const char *name)
 {
 	size_t i, off = strlen("/proc/sys/");
 
 	if (snprintf(buf, len, "/proc/sys/%s", name) >= (int)len)
 		return -ENAMETOOLONG;
-	/* Dots become slashes, but not inside interface names like "br-lan". */
+	/* Every dot becomes a slash, so a name with a dot inside one component (an
+	 * interface "eth0.1") cannot be given here; the names brnf writes have none. */
 	for (i = off; buf[i]; i++)
 		if (buf[i] == '.')
 			buf[i] = '/';

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* /proc/sys/<name with every dot a slash>; -ENAMETOOLONG when it does not fit. */
+int sysctl_path(char *buf, size_t len, const char *name);
 /* name in dotted form ("net.ipv4.ip_forward"); only inside a brnf namespace. */
 int sysctl_write(const char *name, const char *val);
 /* Reading is allowed anywhere; value without trailing newline. */

@@ -6,7 +6,8 @@
  *        198.18.1.2/24       198.18.1.1/24     198.18.2.1/24          198.18.2.2/24
  *        2001:2:0:1::2/64    2001:2:0:1::1/64  2001:2:0:2::1/64       2001:2:0:2::2/64
  *
- * ap routes between br-wlan and br-lan (IPv4 and IPv6 forwarding on).
+ * ap routes between br-wlan and br-lan (IPv4 and IPv6 forwarding on). Every link has a
+ * fixed MAC address and every host its peers' in permanent neighbour entries.
  */
 #ifndef BRNF_TESTBED_H
 #define BRNF_TESTBED_H
@@ -18,10 +19,9 @@
 enum tb_role { TB_AP, TB_STA, TB_PC, TB_NROLES };
 extern const char *const tb_role_names[TB_NROLES];	/* "ap", "sta", "pc" */
 
-#define TB_NBRIDGES 2
 #define TB_NVETHS 4
-extern const char *const tb_bridges[TB_NBRIDGES];	/* "br-wlan", "br-lan" */
-extern const char *const tb_bridge_port[TB_NBRIDGES];	/* "wlan0", "eth0" */
+/* The port of each bridge (brnf_bridge_names order): "eth0", "wlan0" */
+extern const char *const tb_bridge_port[BRNF_NBRIDGES];
 #define TB_PC_ADDR4 "198.18.2.2"	/* where the iperf3 servers listen */
 #define TB_STA_ADDR4 "198.18.1.2"
 
@@ -36,20 +36,32 @@ struct testbed {
 	char ns[TB_NROLES][48];			/* brnf<pid>-ap, ... */
 	bool created[TB_NROLES];
 	bool offloads_on;
+	bool dynamic_neigh;			/* no permanent neighbour entries */
 	bool br_netfilter;			/* /proc/sys/net/bridge in ap */
 	struct tb_veth veth[TB_NVETHS];
 };
 
+/* The path of a pps run through the test bed: download is pc -> sta, upload sta -> pc. */
+struct tb_path {
+	enum tb_role tx, rx;
+	const char *tx_dev, *rx_dev;	/* the sender's and the receiver's link */
+	const char *dst_ip;		/* the receiver's IPv4 address */
+	char gw_mac[18];		/* the sender's gateway: the AP bridge it hangs off */
+};
+void testbed_path(bool download, struct tb_path *p);
+
 /* Build it under brnf<pid> and claim it (lock.h); on error everything made so far
  * is removed again. keep: `testbed up`. */
-int testbed_up(struct testbed *tb, bool offloads_on, bool keep);
+int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep);
 /* Remove it (kills what runs inside, deletes the namespaces) and unclaim it. */
 void testbed_down(struct testbed *tb);
 
 /* testbed_make() flags */
 #define TB_OFFLOADS	(1U << 0)	/* set the veths' offloads to offloads_on, read back */
-#define TB_CHURN	(1U << 1)	/* ports come and go in ap (the storm): fixed bridge
-					 * MACs, arp_ignore 8 on links made later */
+#define TB_CHURN	(1U << 1)	/* ports come and go in ap (the storm): arp_ignore 8 on
+					 * links made later */
+#define TB_DYNAMIC_NEIGH (1U << 2)	/* leave neighbour resolution to ARP and ND, as
+					 * before: for measuring what it costs */
 /* The namespaces named by testbed_names(), configured; nothing claimed. On error
  * everything made so far is removed again. */
 int testbed_make(struct testbed *tb, unsigned int flags);

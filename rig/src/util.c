@@ -2,7 +2,6 @@
 /* Small helpers shared by the run side: error lines, files, hashing. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,80 +28,6 @@ void pr_debug(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-int read_file(const char *path, char **bufp, size_t *lenp)
-{
-	size_t len = 0, cap = 4096;
-	char *buf, *nbuf;
-	ssize_t n;
-	int fd, err;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out_close;
-	}
-	for (;;) {
-		if (len + 1 >= cap) {
-			cap *= 2;
-			nbuf = realloc(buf, cap);
-			if (!nbuf) {
-				err = -ENOMEM;
-				goto out_free;
-			}
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out_free;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	*bufp = buf;
-	if (lenp)
-		*lenp = len;
-	return 0;
-
-out_free:
-	free(buf);
-out_close:
-	close(fd);
-	return err;
-}
-
-int write_file(const char *path, const char *buf, size_t len)
-{
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		buf += n;
-		len -= n;
-	}
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
 }
 
 int json_write_file(const char *path, struct json_object *o)
@@ -218,8 +143,7 @@ int sha256_file(const char *path, char hex[65])
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	brnf_stop = 1;
+	brnf_stop = sig;
 }
 
 void signals_install(void)

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "errbuf.h"
+#include "file.h"
 
 struct json_object;
 
@@ -26,10 +27,6 @@ enum brnf_exit {
  * BRNF_DEBUG is set in the environment: */
 void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Read a whole file (NUL-terminated, *len without the NUL). 0 or -errno. */
-int read_file(const char *path, char **buf, size_t *len);
-/* Write buf to path (created 0644, truncated). 0 or -errno. */
-int write_file(const char *path, const char *buf, size_t len);
 /* Write o to path as pretty JSON (record.json, provenance.json); 0 or -EIO with a
  * message. */
 int json_write_file(const char *path, struct json_object *o);
@@ -48,7 +45,9 @@ double now_sec(void);
 int sha256_file(const char *path, char hex[65]);
 int sha256_buf(const void *buf, size_t len, char hex[65]);
 
-/* Set by the SIGINT/SIGTERM handler; loops check it and unwind. */
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asks brnf to stop, 0 until one came;
+ * loops check it and unwind, and brnf exits with 128 + it, as a shell reports a
+ * process killed by it (130 for Ctrl-C, 143 for SIGTERM). */
 extern volatile sig_atomic_t brnf_stop;
 void signals_install(void);
 

@@ -8,44 +8,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "testbed.h"
 #include "util.h"
 #include "verify.h"
 
 /* The match of bridge b's rule, as iptables -S prints it. */
-static void rule_match(const char *const port[TB_NBRIDGES], enum verify_mode mode,
+static void rule_match(const char *const port[BRNF_NBRIDGES], enum verify_mode mode,
 		       unsigned int b, char *buf, size_t len)
 {
 	if (mode == VERIFY_PHYSDEV)
 		snprintf(buf, len, "-m physdev --physdev-in %s", port[b]);
 	else
-		snprintf(buf, len, "-i %s", tb_bridges[b]);
+		snprintf(buf, len, "-i %s", brnf_bridge_names[b]);
 }
 
-static int iptables(const struct host *h, char *const argv[], const char *in, char **out,
-		    const char *what)
-{
-	char *err = NULL, line[300];
-	int ret;
-
-	ret = host_run(h, argv, in, in ? strlen(in) : 0, out, &err, 30);
-	if (host_failed(h, ret, err)) {
-		ret = ret < 0 ? ret : -EIO;
-	} else if (ret) {
-		proc_first_error(err, line, sizeof(line));
-		if (ret == 127)
-			pr_err("%s: cannot run %s on %s (is the iptables package installed?)",
-			       what, argv[0], h->what);
-		else
-			pr_err("%s in %s: %s", what, h->what, line[0] ? line : "iptables failed");
-		ret = ret < 0 ? ret : -EIO;
-	}
-	free(err);
-	return ret;
-}
-
-int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
+int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
 		   enum verify_mode mode)
 {
 	char rules[1024], match[128];
@@ -56,34 +33,33 @@ int verify_install(const struct host *h, const char *const port[TB_NBRIDGES],
 	n = snprintf(rules, sizeof(rules),
 		     "*mangle\n:PREROUTING ACCEPT [0:0]\n:" VERIFY_CHAIN " - [0:0]\n"
 		     "-A PREROUTING -j " VERIFY_CHAIN "\n");
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		rule_match(port, mode, b, match, sizeof(match));
 		n += snprintf(rules + n, sizeof(rules) - n, "-A " VERIFY_CHAIN " %s\n", match);
 	}
 	snprintf(rules + n, sizeof(rules) - n, "COMMIT\n");
 	/* The rules on stdin: no file on the AP (it may be a router over ssh). */
-	return iptables(h, argv, rules, NULL,
-			mode == VERIFY_PHYSDEV ?
+	return host_cmd(h, mode == VERIFY_PHYSDEV ?
 			"counting rules (iptables -m physdev; needs xt_physdev)" :
-			"counting rules (iptables -i)");
+			"counting rules (iptables -i)", "iptables", argv, rules, strlen(rules), NULL);
 }
 
 int verify_zero(const struct host *h)
 {
 	char *argv[] = { "iptables", "-w", "-t", "mangle", "-Z", VERIFY_CHAIN, NULL };
 
-	return iptables(h, argv, NULL, NULL, "zero counting rules");
+	return host_cmd(h, "zero counting rules", "iptables", argv, NULL, 0, NULL);
 }
 
 /* "-A brnf_count -m physdev --physdev-in wlan0 -c 12 3456" */
-static int parse_counts(const char *out, const char *const port[TB_NBRIDGES],
-			enum verify_mode mode, uint64_t pkts[TB_NBRIDGES])
+static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
+			enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
 	char match[128], pat[160];
 	const char *line, *c;
 	unsigned int b;
 
-	for (b = 0; b < TB_NBRIDGES; b++) {
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		rule_match(port, mode, b, match, sizeof(match));
 		snprintf(pat, sizeof(pat), "-A " VERIFY_CHAIN " %s -c ", match);
 		line = strstr(out, pat);
@@ -100,16 +76,22 @@ static int parse_counts(const char *out, const char *const port[TB_NBRIDGES],
 	return 0;
 }
 
-int verify_read(const struct host *h, const char *const port[TB_NBRIDGES],
-		enum verify_mode mode, uint64_t pkts[TB_NBRIDGES])
+int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
+		enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
 	char *argv[] = { "iptables", "-w", "-t", "mangle", "-S", VERIFY_CHAIN, "-v", NULL };
 	char *out = NULL;
 	int err;
 
-	err = iptables(h, argv, NULL, &out, "read counting rules");
+	err = host_cmd(h, "read counting rules", "iptables", argv, NULL, 0, &out);
 	if (!err)
 		err = parse_counts(out ? out : "", port, mode, pkts);
 	free(out);
 	return err;
+}
+
+int verify_remove(const struct host *h)
+{
+	return host_cmd_sh(h, "remove the counting rules", VERIFY_UNCHAIN_SH "exit 0\n", NULL, 0,
+			   NULL);
 }

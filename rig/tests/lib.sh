@@ -32,6 +32,24 @@ lock_free_within() {
 	return 1
 }
 
+# failing_iperf3 DIR: DIR/iperf3, a stand-in for PATH whose client (-c) prints
+# iperf3's error JSON and exits 1, as when it cannot connect; anything else
+# (the server, --version) is the real iperf3.
+failing_iperf3() {
+	mkdir -p "$1"
+	cat > "$1/iperf3" <<'EOS'
+#!/bin/sh
+for a in "$@"; do
+	if [ "$a" = -c ]; then
+		printf '{\n\t"start": {},\n\t"error": "unable to connect to server: Connection refused"\n}\n'
+		exit 1
+	fi
+done
+exec /usr/bin/iperf3 "$@"
+EOS
+	chmod +x "$1/iperf3"
+}
+
 checktool() {
 	for _t in "$@"; do
 		if ! command -v "$_t" >/dev/null 2>&1; then
@@ -59,4 +77,11 @@ root_state() {
 
 TMPD=$(mktemp -d /tmp/brnf-test.XXXXXX)
 cleanup_tmp() { rm -rf "$TMPD"; }
+
+# A results directory's run directories (part running, or $2): the measured runs, and
+# the verification passes' records (one per row).
+measured_runs() { ls -d "$1"/raw/"${2:-running}"/runs/*/ 2>/dev/null | grep -v -- '-verify/$'; }
+verify_records() { ls "$1"/raw/"${2:-running}"/runs/*-verify/record.json 2>/dev/null; }
+# The verdicts of every verification pass, one line each distinct ("yes", "n/a"...).
+verdicts() { jq -r .verify.result $(verify_records "$1") </dev/null | sort -u; }
 trap cleanup_tmp EXIT

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Per-command overhead of brnf's transports: `brnf rig ping --count N` runs
+# Per-command overhead of brnf's transports: `brnf rig ping --repeat N` runs
 # `true` N times on each role (after one warm-up command that opens the ssh
 # connection) and prints the mean. Against a local sshd in the AP namespace of
 # a test bed, reached from the pc namespace as on a real rig; the station is a
@@ -67,7 +67,7 @@ mkdir -p "$TOPDIR/results/ssh-overhead"
 OUT="$TOPDIR/results/ssh-overhead/$(date -u +%Y%m%dT%H%M%SZ).txt"
 {
 	echo "# brnf transport overhead: mean wall time of one \`true\` per transport"
-	echo "# command: ip netns exec <pc> brnf rig ping RIG --count $COUNT   ($REPS times per rig)"
+	echo "# command: ip netns exec <pc> brnf rig ping RIG --repeat $COUNT   ($REPS times per rig)"
 	echo "# script: rig/tests/ssh-overhead.sh $COUNT $REPS"
 	echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "# kernel: $(uname -a)"
@@ -81,7 +81,7 @@ OUT="$TOPDIR/results/ssh-overhead/$(date -u +%Y%m%dT%H%M%SZ).txt"
 	echo "#   ($(grep -c . /root/.bashrc 2>/dev/null || echo 0) non-empty lines, runs pyenv init)"
 	for rig in norc stock; do
 		for rep in $(seq "$REPS"); do
-			ip netns exec "$PC" "$BRNF" rig ping "$TMPD/$rig.rig" --count "$COUNT" |
+			ip netns exec "$PC" "$BRNF" rig ping "$TMPD/$rig.rig" --repeat "$COUNT" |
 				sed "s/^/$rig rep $rep: /"
 		done
 	done

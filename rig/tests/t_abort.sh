@@ -30,7 +30,7 @@ set +e
 wait "$pid"
 rc=$?
 set -e
-check "SIGTERM: exit != 0" test "$rc" -ne 0
+check "SIGTERM: exit 143 (128 + SIGTERM)" test "$rc" -eq 143
 check "SIGTERM: says it was interrupted" grep -q interrupted "$TMPD/err.t"
 check "SIGTERM: no namespaces left" no_brnf_netns
 check "SIGTERM: lock released (within 5 s)" lock_free_within

@@ -36,7 +36,8 @@ for sig in INT TERM KILL; do
 				not_ok "SIG$sig at ${t}s: $out exists but the run did not finish (rc $rc)"
 			fi
 		else
-			check "SIG$sig at ${t}s: exit status != 0" test "$rc" -ne 0
+			case $sig in INT) want=130 ;; TERM) want=143 ;; KILL) want=137 ;; esac
+			check "SIG$sig at ${t}s: exit status $want (128 + the signal)" test "$rc" -eq "$want"
 		fi
 		check "SIG$sig at ${t}s: no namespaces left" no_brnf_netns
 		check "SIG$sig at ${t}s: lock free (within 5 s)" lock_free_within

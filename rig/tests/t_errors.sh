@@ -50,18 +50,8 @@ fi
 
 # A failing flow (iperf3 client error JSON, exit 1) and a missing iperf3:
 # stand-ins on PATH, the real nft/iptables next to them.
-mkdir -p "$TMPD/bin" "$TMPD/noiperf"
-cat > "$TMPD/bin/iperf3" <<'EOS'
-#!/bin/sh
-for a in "$@"; do
-	if [ "$a" = -c ]; then
-		printf '{\n\t"start": {},\n\t"error": "unable to connect to server: Connection refused"\n}\n'
-		exit 1
-	fi
-done
-exec /usr/bin/iperf3 "$@"
-EOS
-chmod +x "$TMPD/bin/iperf3"
+mkdir -p "$TMPD/noiperf"
+failing_iperf3 "$TMPD/bin"
 printf 'global=0 local=-\n' > "$TMPD/one.matrix"
 set +e
 PATH="$TMPD/bin:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
@@ -85,8 +75,8 @@ check "iperf3 missing: exit 1 with one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l 
 # matrix-kernels (scripts/ab-matrix): kernels in order, row counts, FILE:LINE errors.
 check "matrix-kernels lists the kernels of ab.matrix" \
 	test "$("$BRNF" matrix-kernels "$TOPDIR/rig/matrices/ab.matrix" | tr '\n' ' ')" = "nobrnf legacy vanilla bypass ondemand "
-check "matrix-kernels --count" \
-	test "$("$BRNF" matrix-kernels --count vanilla "$TOPDIR/rig/matrices/ab.matrix")" = 3
+check "matrix-kernels --rows-of" \
+	test "$("$BRNF" matrix-kernels --rows-of vanilla "$TOPDIR/rig/matrices/ab.matrix")" = 3
 set +e
 "$BRNF" matrix-kernels "$TMPD/bad.matrix" 2> "$TMPD/err"; rc=$?
 set -e

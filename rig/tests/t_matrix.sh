@@ -30,9 +30,20 @@ for f in matrix.md matrix.csv matrix.json raw/running/provenance.json; do
 done
 check "the table was printed" grep -q 'filtering verified' "$TMPD/out"
 
-n=$(ls -d "$OUT"/raw/running/runs/*/ | wc -l)
-check "8 runs (4 rows x 2 directions x 1 rep)" test "$n" -eq 8
-for rec in "$OUT"/raw/running/runs/*/record.json; do
+check "8 measured runs (4 rows x 2 directions x 1 rep; no pktgen here: tcp)" \
+	test "$(measured_runs "$OUT" | wc -l)" -eq 8
+check "4 verification passes, one per row" test "$(verify_records "$OUT" | wc -l)" -eq 4
+check "the verification passes come after every measured run" \
+	test "$(ls "$OUT"/raw/running/runs | tail -n 4 | grep -c -- '-verify$')" -eq 4
+# flags read back as the row configured them, in every record
+readback_ok() {
+	jq -r '.row as $r | .readback as $rb
+		| ($rb.global == $r.global)
+		  and ([ "br-lan", "br-wlan" ] | map(. as $b
+			| $rb.bridges[$b] == (if ($r.local | index($b)) != null
+					      then [1,1,1] else [0,0,0] end)) | all)' "$1"
+}
+for rec in $(verify_records "$OUT"); do
 	run=$(basename "$(dirname "$rec")")
 	# expected = global iptables OR the bridge's own flag; counted > 0 iff expected
 	res=$(jq -r '
@@ -43,17 +54,26 @@ for rec in "$OUT"/raw/running/runs/*/record.json; do
 			| ($v.bridges[$b].expected == $want)
 			  and (($v.bridges[$b].packets > 0) == $want))
 		| all' "$rec")
-	desc=$(jq -r '"global=\(.row.global[0]) local=\(.row.local | join(",")) \(.direction)"' "$rec")
+	desc=$(jq -r '"global=\(.row.global[0]) local=\(.row.local | join(","))"' "$rec")
 	check "$run ($desc): counters agree with the configuration" test "$res" = true
-	check "$run ($desc): verify.result yes" test "$(jq -r .verify.result "$rec")" = yes
-	rb=$(jq -r '.row as $r | .readback as $rb
-		| ($rb.global == $r.global)
-		  and ([ "br-lan", "br-wlan" ] | map(. as $b
-			| $rb.bridges[$b] == (if ($r.local | index($b)) != null
-					      then [1,1,1] else [0,0,0] end)) | all)' "$rec")
-	check "$run ($desc): flags read back as configured" test "$rb" = true
+	check "$run ($desc): verify.result yes, rules physdev" \
+		test "$(jq -r '.verify.result + " " + .rules' "$rec")" = "yes physdev"
+	check "$run ($desc): flags read back as configured" test "$(readback_ok "$rec")" = true
+	for d in download upload; do
+		check "$run: $d/flow-0.json is iperf3 output with a received rate" \
+			test "$(jq '.end.sum_received.bits_per_second > 0' "$(dirname "$rec")/$d/flow-0.json")" = true
+	done
+done
+for dir in $(measured_runs "$OUT"); do
+	rec=$dir/record.json
+	run=$(basename "$dir")
+	desc=$(jq -r '"global=\(.row.global[0]) local=\(.row.local | join(",")) \(.direction)"' "$rec")
+	check "$run ($desc): kind measure, workload tcp, no counting rules" \
+		test "$(jq -r '[.kind, .workload, .counting_rules, has("verify")] | join(" ")' "$rec")" = \
+		"measure tcp false false"
+	check "$run ($desc): flags read back as configured" test "$(readback_ok "$rec")" = true
 	check "$run: flow-0.json is iperf3 output with a received rate" \
-		test "$(jq '.end.sum_received.bits_per_second > 0' "$(dirname "$rec")/flow-0.json")" = true
+		test "$(jq '.end.sum_received.bits_per_second > 0' "$dir/flow-0.json")" = true
 done
 check "brnf render re-renders from raw data" "$BRNF" render "$OUT" > /dev/null
 
@@ -90,7 +110,6 @@ check "--ruleset applies to rows without ruleset=" test "$(jq -r 'select(.row.in
 	"$TMPD"/rs/raw/running/runs/*/record.json | sort -u)" = openwrt
 check "a row's own ruleset= wins over --ruleset" test "$(jq -r 'select(.row.index == 1) | .row.ruleset' \
 	"$TMPD"/rs/raw/running/runs/*/record.json | sort -u)" = none
-check "verification holds with the OpenWrt ruleset" test "$(jq -r .verify.result \
-	"$TMPD"/rs/raw/running/runs/*/record.json | sort -u)" = yes
+check "verification holds with the OpenWrt ruleset" test "$(verdicts "$TMPD/rs")" = yes
 check "provenance records the ruleset digests" test "$(jq -r '.rulesets.openwrt.sha256' \
 	"$TMPD/rs/raw/running/provenance.json")" = "$(sha256sum "$TOPDIR/rig/rulesets/openwrt.nft" | cut -d' ' -f1)"

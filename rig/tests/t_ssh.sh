@@ -155,7 +155,7 @@ check "shipped rig files parse" sh -c "'$BRNF' rig check '$TOPDIR/rig/rigs/netns
 	'$BRNF' rig check '$TOPDIR/rig/rigs/openwrt-example.rig' > /dev/null"
 rig ok ""
 check "brnf rig ping reaches the AP over ssh (from pc)" \
-	sh -c "ip netns exec '$PC' '$BRNF' rig ping '$TMPD/ok.rig' --role ap --count 3 | grep -q 'ap .*ssh .*mean'"
+	sh -c "ip netns exec '$PC' '$BRNF' rig ping '$TMPD/ok.rig' --role ap --repeat 3 | grep -q 'ap .*ssh .*mean'"
 
 # --- one-second default matrix over ssh
 ap_state > "$TMPD/state.before"
@@ -166,7 +166,8 @@ rc=$?
 set -e
 check "matrix over ssh: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err" | tail -20
-check "matrix over ssh: 8 runs" test "$(ls -d "$TMPD"/ssh/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 8
+check "matrix over ssh: 8 measured runs" test "$(measured_runs "$TMPD/ssh" | wc -l)" -eq 8
+check "matrix over ssh: 4 verification passes" test "$(verify_records "$TMPD/ssh" | wc -l)" -eq 4
 check "matrix over ssh: the AP's settings restored (sysctls, flags, nft, mangle)" \
 	state_same "$TMPD/state.before"
 check "matrix over ssh: says it restored" grep -q 'restoring the settings of ap (ssh root@198.18.2.1)' "$TMPD/err"
@@ -185,7 +186,7 @@ check "provenance: the kernel under test is the AP's (uname -a over ssh)" \
 check "brnf render renders a run over ssh" sh -c "'$BRNF' render '$TMPD/ssh' > /dev/null && test -s '$TMPD/ssh/matrix.md'"
 check "provenance: the rig's roles" test "$(jq -r '.testbed.kind + " " + (.testbed.roles | length | tostring)' "$PROV")" = "rig 3"
 check "no ssh connection or control directory left" no_ssh_left
-check "no iperf3 pid file left on the AP side" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+check "no iperf3 state directory left on the remote side" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
 # --- the same matrix over the namespace transport: read-back and verification agree
 set +e
@@ -195,20 +196,19 @@ rc=$?
 set -e
 check "matrix over netns: exit 0" test "$rc" -eq 0
 summary() {
-	jq -c '{i: .row.index, d: .direction, rb: .readback,
-		v: (.verify.bridges | map_values({expected, counted: (.packets > 0)})),
+	jq -c '{i: .row.index, k: .kind, d: .direction, w: .workload, rb: .readback,
+		v: (.verify.bridges // {} | map_values({expected, counted: (.packets > 0)})),
 		r: .verify.result}' "$1"/raw/running/runs/*/record.json | sort
 }
 summary "$TMPD/ssh" > "$TMPD/sum.ssh"
 summary "$TMPD/netns" > "$TMPD/sum.netns"
 if [ -s "$TMPD/sum.ssh" ] && diff -u "$TMPD/sum.netns" "$TMPD/sum.ssh" > "$TMPD/sum.diff"; then
-	ok "ssh and netns transports: same read-back and verification in all 8 runs"
+	ok "ssh and netns transports: same read-back and verification in all 12 records"
 else
-	not_ok "ssh and netns transports: same read-back and verification in all 8 runs"
+	not_ok "ssh and netns transports: same read-back and verification in all 12 records"
 	sed 's/^/# /' "$TMPD/sum.diff" | head -20
 fi
-check "every run over ssh verified yes" test "$(jq -r .verify.result \
-	"$TMPD"/ssh/raw/running/runs/*/record.json | sort -u)" = yes
+check "every row over ssh verified yes" test "$(verdicts "$TMPD/ssh")" = yes
 
 # --- errors before anything changes: one line naming the host
 err_case() {	# err_case WHAT RIG PATTERN
@@ -244,10 +244,9 @@ check "no br_netfilter: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.nb" | tail
 check "no br_netfilter: 3 rows unsupported" test "$(grep -c 'unsupported, ap (ssh root@198.18.2.1 port 2222) has no br_netfilter' "$TMPD/err.nb")" -eq 3
 grep 'unsupported' "$TMPD/err.nb" | sed 's/^/#   /'
-check "no br_netfilter: the other row ran (2 runs)" \
-	test "$(ls -d "$TMPD"/nb/raw/running/runs/*/ 2>/dev/null | wc -l)" -eq 2
-check "no br_netfilter: verification n/a" test "$(jq -r .verify.result \
-	"$TMPD"/nb/raw/running/runs/*/record.json | sort -u)" = n/a
+check "no br_netfilter: the other row ran (2 runs, 1 verification pass)" \
+	test "$(measured_runs "$TMPD/nb" | wc -l) $(verify_records "$TMPD/nb" | wc -l)" = "2 1"
+check "no br_netfilter: verification n/a" test "$(verdicts "$TMPD/nb")" = n/a
 check "no br_netfilter: provenance marks the rows" test "$(jq -c '[.rows[] | .unsupported != null]' \
 	"$TMPD/nb/raw/running/provenance.json")" = "[false,true,true,true]"
 check "no br_netfilter: provenance says so" test "$(jq .device.br_netfilter "$TMPD/nb/raw/running/provenance.json")" = false
@@ -268,9 +267,8 @@ check "sta2 and pc2: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.multi" | tail
 check "sta2 and pc2: both flows of every run received data" test "$(jq -s \
 	'map(.end.sum_received.bits_per_second > 0) | length == 4 and all' \
-	"$TMPD"/multi/raw/running/runs/*/flow-*.json)" = true
-check "sta2 and pc2: verified yes" test "$(jq -r .verify.result \
-	"$TMPD"/multi/raw/running/runs/*/record.json | sort -u)" = yes
+	$(measured_runs "$TMPD/multi" | sed 's,$,flow-*.json,'))" = true
+check "sta2 and pc2: verified yes" test "$(verdicts "$TMPD/multi")" = yes
 check "sta2 and pc2: the AP unchanged" state_same "$TMPD/state.before"
 
 # --- SIGTERM mid-run: the AP's own settings come back
@@ -294,6 +292,8 @@ started() { ls -d "$TMPD"/t.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
 if wait_for 60 started; then ok "SIGTERM: run over ssh started"; else not_ok "SIGTERM: run over ssh started"; fi
 sleep 1
 check "SIGTERM: the saved state is also a script in /run/brnf" test -s "/run/brnf/$pid.ap-restore.sh"
+check "SIGTERM: the script (the router's firewall) is mode 0600" \
+	test "$(stat -c %a "/run/brnf/$pid.ap-restore.sh")" = 600
 ap_state > "$TMPD/state.mid"
 check "SIGTERM: the AP was changed meanwhile" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.mid'"
 kill -TERM "$pid"
@@ -301,7 +301,7 @@ set +e
 wait "$pid"
 rc=$?
 set -e
-check "SIGTERM: exit != 0" test "$rc" -ne 0
+check "SIGTERM: exit 143" test "$rc" -eq 143
 check "SIGTERM: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.t"
 check "SIGTERM: the AP's own settings are back (sysctls, flags, nft, mangle)" state_same "$TMPD/state.own"
 check "SIGTERM: the script is gone once the AP read back as saved" test ! -e "/run/brnf/$pid.ap-restore.sh"
@@ -309,7 +309,7 @@ check "SIGTERM: no results directory" test ! -e "$TMPD/t"
 check "SIGTERM: no temporary results directory" sh -c "! ls -d '$TMPD'/t.tmp.* 2>/dev/null"
 check "SIGTERM: no ssh connection left" no_ssh_left
 check "SIGTERM: no iperf3 left in the test bed" no_iperf
-check "SIGTERM: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+check "SIGTERM: no iperf3 state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
 # --- Ctrl-C: SIGINT to the whole process group, the ssh clients die with brnf's
 setsid ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 \
@@ -323,12 +323,12 @@ set +e
 wait "$pid"
 rc=$?
 set -e
-check "Ctrl-C: exit != 0" test "$rc" -ne 0
+check "Ctrl-C: exit 130" test "$rc" -eq 130
 check "Ctrl-C: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.c"
 check "Ctrl-C: the AP's own settings are back" state_same "$TMPD/state.own"
 check "Ctrl-C: no ssh connection left" no_ssh_left
 check "Ctrl-C: no iperf3 left in the test bed" no_iperf
-check "Ctrl-C: no iperf3 pid file left" sh -c "! ls /tmp/brnf-iperf3-*.pid 2>/dev/null"
+check "Ctrl-C: no iperf3 state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
 # --- SIGKILL cannot be caught: the script brnf left in /run/brnf puts the AP back
 ls -d /tmp/brnf-ssh.* > "$TMPD/ctl.before" 2> /dev/null || true
@@ -354,12 +354,53 @@ check "SIGKILL: the AP's own settings are back" state_same "$TMPD/state.own"
 rm -f "/run/brnf/$pid.ap-restore.sh"
 # what a SIGKILLed brnf cannot end: remote iperf3 servers no client reached, its
 # ssh master (ControlPersist) and control directory
-for f in /tmp/brnf-iperf3-*.pid; do
-	[ -s "$f" ] && kill "$(cat "$f")" 2> /dev/null
+for d in /tmp/brnf-iperf3.*; do
+	[ -s "$d/pid" ] && kill "$(cat "$d/pid")" 2> /dev/null
 done
-wait_for 10 sh -c "! ls /tmp/brnf-iperf3-*.pid > /dev/null 2>&1" || rm -f /tmp/brnf-iperf3-*.pid
+wait_for 10 sh -c "! ls -d /tmp/brnf-iperf3.* > /dev/null 2>&1" || rm -rf /tmp/brnf-iperf3.*
 for p in $(pgrep -f 'ControlPath=/tmp/brnf-ssh'); do kill "$p"; done
 for d in /tmp/brnf-ssh.*; do
 	[ -d "$d" ] && ! grep -qx "$d" "$TMPD/ctl.before" && rm -rf "$d"
 done
 rm -rf "$TMPD"/k.tmp.*
+
+# --- a hostile pid file on a host reached over ssh kills nothing. Another user of
+# the PC host plants /tmp/brnf-iperf3-5201.pid, the fixed name brnf once used, with
+# "-9 <pid>" in it, where root cannot overwrite it (fs.protected_regular on Debian;
+# here a read-only bind mount inside that sshd's own mount namespace). The flow
+# fails (a stand-in iperf3 client on the station), so brnf ends the PC's server
+# over ssh: it must end its own server and nothing else.
+sleep 600 &
+canary=$!
+printf -- '-9 %s\n' "$canary" > "$TMPD/hostile.pid"
+chmod 644 "$TMPD/hostile.pid"
+: > /tmp/brnf-iperf3-5201.pid
+chown 65534:65534 /tmp/brnf-iperf3-5201.pid
+hostile="mount --bind -o ro '$TMPD/hostile.pid' /tmp/brnf-iperf3-5201.pid"
+if start_sshd hostile "$PC" 198.18.2.2:2222 "$norc && $ash && $hostile"; then
+	ok "hostile pid file: sshd on the pc (:2222) sees it"
+else
+	not_ok "hostile pid file: sshd on the pc (:2222) sees it"
+fi
+failing_iperf3 "$TMPD/failbin"
+rig hostile "" "role=sta transport=netns netns=$STA addr=198.18.1.2" \
+	"role=pc transport=ssh dest=root@198.18.2.2 port=2222 $SSHOPT addr=198.18.2.2"
+printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+set +e
+ip netns exec "$PC" env PATH="$TMPD/failbin:$PATH" "$BRNF" run --rig "$TMPD/hostile.rig" \
+	--matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/h" \
+	--no-render > /dev/null 2> "$TMPD/err.h"
+rc=$?
+set -e
+check "hostile pid file: the failed flow is reported (exit 1)" test "$rc" -eq 1
+check "hostile pid file: the process it names is alive" kill -0 "$canary"
+check "hostile pid file: brnf's own server ended" wait_for 5 no_iperf
+check "hostile pid file: no state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
+check "hostile pid file: the AP unchanged" state_same "$TMPD/state.own"
+kill "$canary" 2> /dev/null || true
+# what the old fixed name left behind when it could not end its server
+for p in $(ip netns pids "$PC"); do
+	[ "$(cat /proc/"$p"/comm 2>/dev/null)" = iperf3 ] && kill "$p"
+done
+kill "$(cat "$TMPD/sshd_hostile.pid")" 2> /dev/null || true
+rm -f /tmp/brnf-iperf3-5201.pid

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `brnf run`'s matrix loop (run.h).
+ *
+ * Measured runs: for rep in 1..R, for each row (interleaved, so that drift does not
+ * favour a row): configure the AP (switches, ruleset), then for each workload and
+ * direction one run, with nothing else loaded in the AP: no counting rules, whose
+ * per-packet cost would be part of what is measured.
+ *
+ * Then each row's verification pass, in the same boot: the row configured again, the
+ * counting rules loaded, a short flow each way, the counters read, the rules removed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pktgen.h"
+#include "progress.h"
+#include "record.h"
+#include "rowcfg.h"
+#include "run.h"
+#include "util.h"
+
+static const char *const directions[] = { "download", "upload" };
+
+/* The verification pass's traffic: one iperf3 flow of this many bytes each way. */
+#define VERIFY_BYTES (1024 * 1024)
+#define VERIFY_TRAFFIC "iperf3 -n 1048576, 1 flow, download and upload"
+
+static enum verdict judge(const struct run *r, const struct verification *v, bool mismatch)
+{
+	unsigned int b;
+
+	if (mismatch)
+		return VERDICT_NO;
+	if (r->mode != VERIFY_PHYSDEV)
+		return VERDICT_NA;
+	for (b = 0; b < BRNF_NBRIDGES; b++)
+		if (v->expected[b] != (v->packets[b] > 0))
+			return VERDICT_NO;
+	return VERDICT_YES;
+}
+
+static int run_dir(struct run *r, const char *name, char *dir, size_t len)
+{
+	return results_run_dir(&r->res, r->order, name, dir, len);
+}
+
+/* tcp, tcp-bytes: the flows; what = the progress text */
+static int measure_flows(struct run *r, struct record *rec, bool download, const char *dir,
+			 char *what, size_t len)
+{
+	struct flow_opts fo = { r->c.flows, r->c.time, r->c.omit, download, 0 };
+	double bps[IPERF_MAX_FLOWS] = {}, sum = 0;
+	unsigned int k, n;
+	int err;
+
+	if (rec->workload == WL_TCP_BYTES)
+		fo.bytes = rec->bytes_per_flow = r->c.bytes;
+	rec->nflows = r->c.flows;
+	rec->port0 = IPERF_PORT0;
+	err = flows_run(r->fh, &fo, dir, bps);
+	if (err)
+		return err;
+	for (k = 0; k < r->c.flows; k++)
+		sum += bps[k];
+	n = snprintf(what, len, "%8.1f Mbit/s (", sum / 1e6);
+	for (k = 0; k < r->c.flows && n < len; k++)
+		n += snprintf(what + n, len - n, "%s%.1f", k ? " " : "", bps[k] / 1e6);
+	if (n < len)
+		snprintf(what + n, len - n, ")");
+	return 0;
+}
+
+/* pps64, pps1514: pktgen through the test bed */
+static int measure_pps(struct run *r, struct record *rec, bool download, char *what,
+		       size_t len)
+{
+	struct pktgen_opts o = { .pkt_size = brnf_workloads[rec->workload].pkt_size,
+				 .count = r->c.packets };
+	struct tb_path p;
+
+	testbed_path(download, &p);
+	o.tx = p.tx == TB_STA ? r->fh[0].client : r->fh[0].server;
+	o.rx = p.rx == TB_STA ? r->fh[0].client : r->fh[0].server;
+	o.tx_dev = p.tx_dev;
+	o.rx_dev = p.rx_dev;
+	o.dst_ip = p.dst_ip;
+	o.dst_mac = p.gw_mac;
+	rec->pkt_size = o.pkt_size;
+	rec->count = o.count;
+	if (pktgen_send(&o, &rec->pg))
+		return -EIO;
+	snprintf(what, len, "%8.1f ns/packet (%" PRIu64 " sent, %" PRIu64 " received)",
+		 rec->pg.sent ? rec->pg.elapsed_us * 1000.0 / rec->pg.sent : 0.0, rec->pg.sent,
+		 rec->pg.received);
+	if (rec->pg.received != rec->pg.sent)
+		fprintf(stderr, "brnf: row %s %s %s: %" PRIu64 " of %" PRIu64 " frames lost\n",
+			r->source[rec->index], brnf_workloads[rec->workload].name,
+			rec->direction, rec->pg.sent - rec->pg.received, rec->pg.sent);
+	return 0;
+}
+
+/* One measured run: row i (configured), workload w, direction d, repetition rep. */
+static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf_workload w,
+		   unsigned int d, unsigned int rep)
+{
+	struct record rec = {
+		.kind = RECORD_MEASURE, .row = &r->rows[i], .index = i, .source = r->source[i],
+		.order = r->order, .rb = *rb, .workload = w, .direction = directions[d],
+		.repetition = rep,
+	};
+	char dir[1400], name[64], key[256], what[256];
+	int err;
+
+	row_key(&r->rows[i], key, sizeof(key));
+	snprintf(name, sizeof(name), "%s-%s", brnf_workloads[w].name, directions[d]);
+	progress_cell(r->order + 1, key);
+	err = run_dir(r, name, dir, sizeof(dir));
+	if (!err && workload_is_pps(w))
+		err = measure_pps(r, &rec, d == 0, what, sizeof(what));
+	else if (!err)
+		err = measure_flows(r, &rec, d == 0, dir, what, sizeof(what));
+	if (!err)
+		err = record_write(dir, &rec);
+	if (err)
+		return err;
+	progress_line("%4u %-9s %-8s rep %u  %s  %s", r->order + 1, brnf_workloads[w].name,
+		      directions[d], rep, what, key);
+	r->order++;
+	return 0;
+}
+
+/* Row i's verification pass (see the top of this file). */
+static int verify_row(struct run *r, size_t i)
+{
+	struct record rec = {
+		.kind = RECORD_VERIFY, .row = &r->rows[i], .index = i, .source = r->source[i],
+		.order = r->order, .rules = r->mode == VERIFY_PHYSDEV ? "physdev" : "iif",
+		.traffic = VERIFY_TRAFFIC,
+	};
+	char dir[1400], sub[1500], key[256];
+	double bps[1];
+	bool mismatch = false;
+	unsigned int d;
+	int err;
+
+	row_key(&r->rows[i], key, sizeof(key));
+	progress_cell(r->order + 1, key);
+	err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rec.rb, &mismatch);
+	if (!err)
+		err = run_dir(r, "verify", dir, sizeof(dir));
+	if (!err)
+		err = verify_install(&r->ap.h, r->ap.port, r->mode);
+	for (d = 0; d < ARRAY_SIZE(directions) && !err; d++) {
+		struct flow_opts fo = { 1, r->c.time, 0, d == 0, VERIFY_BYTES };
+
+		snprintf(sub, sizeof(sub), "%s/%s", dir, directions[d]);
+		err = mkdir_p(sub);
+		if (!err)
+			err = flows_run(r->fh, &fo, sub, bps);
+	}
+	if (!err)
+		err = verify_read(&r->ap.h, r->ap.port, r->mode, rec.v.packets);
+	if (!err)
+		err = verify_remove(&r->ap.h);
+	if (err)
+		return err;
+	rowcfg_expected(&r->rows[i], rec.v.expected);
+	rec.v.result = judge(r, &rec.v, mismatch);
+	err = record_write(dir, &rec);
+	if (err)
+		return err;
+	/* expect=mismatch rows document a design that ignores its configuration:
+	 * there "no" is the result and "yes" the failure */
+	if ((rec.v.result == VERDICT_NO) != r->rows[i].expect_mismatch)
+		r->mismatches++;
+	progress_line("%4u verify    %s (%s %" PRIu64 ", %s %" PRIu64 " packets counted)  %s",
+		      r->order + 1, verdict_names[rec.v.result], brnf_bridge_names[0],
+		      rec.v.packets[0], brnf_bridge_names[1], rec.v.packets[1], key);
+	if (rec.v.result == VERDICT_NO)
+		pr_err("filtering verification %s for row %s: expected iptables on %s %s, on "
+		       "%s %s; counted %" PRIu64 " and %" PRIu64 " packets",
+		       r->rows[i].expect_mismatch ? "said no, as expected," : "failed",
+		       r->source[i], brnf_bridge_names[0], rec.v.expected[0] ? "yes" : "no",
+		       brnf_bridge_names[1], rec.v.expected[1] ? "yes" : "no", rec.v.packets[0],
+		       rec.v.packets[1]);
+	r->order++;
+	return 0;
+}
+
+/* Seconds one measured run is expected to take, for the first ETA. */
+static double run_estimate(const struct run *r)
+{
+	double s = 0;
+	unsigned int k;
+
+	for (k = 0; k < r->nwl; k++)
+		s += r->wl[k] == WL_TCP ? r->c.time + r->c.omit + 1.5 : 3;
+	return s / r->nwl;
+}
+
+int run_cells(struct run *r)
+{
+	unsigned int rep, k, d;
+	struct readback rb;
+	bool mismatch;
+	size_t i;
+	int err;
+
+	progress_init(r->c.reps * r->nran * (r->nwl * ARRAY_SIZE(directions)) + r->nran,
+		      run_estimate(r));
+	for (rep = 1; rep <= r->c.reps; rep++)
+		for (i = 0; i < r->m.nrows; i++) {
+			if (!r->ran[i])
+				continue;
+			if (brnf_stop)
+				return -EINTR;
+			/* a read-back that differs is said here and judged in the
+			 * row's verification pass */
+			err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rb, &mismatch);
+			for (k = 0; k < r->nwl && !err; k++)
+				for (d = 0; d < ARRAY_SIZE(directions) && !err; d++)
+					err = brnf_stop ? -EINTR :
+					      measure(r, i, &rb, r->wl[k], d, rep);
+			if (err)
+				return brnf_stop ? -EINTR : err;
+		}
+	for (i = 0; i < r->m.nrows; i++) {
+		if (!r->ran[i])
+			continue;
+		err = brnf_stop ? -EINTR : verify_row(r, i);
+		if (err)
+			return brnf_stop ? -EINTR : err;
+	}
+	progress_end();
+	return 0;
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `brnf run`: options, then the order of a run (run.h): parse the matrix and
+ * the rig, check the tools, take the lock, build the test bed (or reach the
+ * rig), preflight, save the AP, the cells, restore the AP, provenance.json,
+ * the atomic rename of the results directory and the tables.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "lock.h"
+#include "proc.h"
+#include "progress.h"
+#include "provenance.h"
+#include "render.h"
+#include "run.h"
+#include "util.h"
+#include "version.h"
+
+#define OPT_SETTER(fn, field) \
+	static int fn(void *ctx, const char *v) \
+	{ \
+		((struct run_cfg *)ctx)->field = v; \
+		return 0; \
+	}
+OPT_SETTER(set_matrix, matrix)
+OPT_SETTER(set_rig, rig)
+OPT_SETTER(set_ruleset, ruleset)
+OPT_SETTER(set_out, out)
+OPT_SETTER(set_part, part)
+OPT_SETTER(set_label, kernel_label)
+OPT_SETTER(set_only, only_kernel)
+OPT_SETTER(set_workloads, workloads)
+
+#define UINT_SETTER(fn, field, min, max) \
+	static int fn(void *ctx, const char *v) \
+	{ \
+		return parse_uint(v, min, max, &((struct run_cfg *)ctx)->field); \
+	}
+UINT_SETTER(set_flows, flows, 1, IPERF_MAX_FLOWS)
+UINT_SETTER(set_time, time, 1, 3600)
+UINT_SETTER(set_omit, omit, 0, 600)
+UINT_SETTER(set_reps, reps, 1, 1000)
+UINT_SETTER(set_packets, packets, 1000, 100000000)
+UINT_SETTER(set_bytes, bytes, 65536, 1UL << 40)
+
+/* v is one of two words; *is_second says which. */
+static int one_of(const char *v, const char *first, const char *second, bool *is_second)
+{
+	if (strcmp(v, first) && strcmp(v, second))
+		return -EINVAL;
+	*is_second = !strcmp(v, second);
+	return 0;
+}
+
+static int set_offloads(void *ctx, const char *v)
+{
+	return one_of(v, "off", "on", &((struct run_cfg *)ctx)->offloads);
+}
+
+static int set_neighbours(void *ctx, const char *v)
+{
+	return one_of(v, "permanent", "dynamic", &((struct run_cfg *)ctx)->dynamic_neigh);
+}
+
+static int set_local_ap(void *ctx, const char *v)
+{
+	(void)v;
+	((struct run_cfg *)ctx)->local_ap = true;
+	return 0;
+}
+
+static int set_no_render(void *ctx, const char *v)
+{
+	(void)v;
+	((struct run_cfg *)ctx)->no_render = true;
+	return 0;
+}
+
+const struct opt run_opts[] = {
+	{ "--matrix", "FILE", "matrix file (default rig/matrices/default.matrix)", set_matrix },
+	{ "--rig", "FILE", "rig file: where ap, sta and pc are and how to reach them"
+	  " (default rig/rigs/netns.rig, the namespace test bed)", set_rig },
+	{ "--workloads", "LIST", "what each cell measures, in this order, comma separated: tcp"
+	  " (the seed's, flows for --time), tcp-bytes (flows of --bytes), pps64, pps1514"
+	  " (pktgen, --packets frames of 64 or 1518 bytes; the namespace test bed only)"
+	  " (default pps64,pps1514,tcp where the kernel has pktgen, else tcp)",
+	  set_workloads },
+	{ "--flows", "N", "parallel iperf3 flows per run (default 3)", set_flows },
+	{ "--time", "S", "seconds per flow, iperf3 -t (default 10); for tcp-bytes the most a"
+	  " flow may take", set_time },
+	{ "--omit", "S", "warm-up seconds left out, iperf3 -O (default 2)", set_omit },
+	{ "--packets", "N", "frames per pps run (default 50000)", set_packets },
+	{ "--bytes", "N", "bytes per flow of a tcp-bytes run, iperf3 -n (default 33554432)",
+	  set_bytes },
+	{ "--reps", "R", "repetitions of every cell (default 3)", set_reps },
+	{ "--offloads", "on|off", "TSO/GSO/GRO on the veths of the namespace test bed"
+	  " (default off)", set_offloads },
+	{ "--neighbours", "permanent|dynamic", "the test bed's ARP and ND entries: permanent"
+	  " (default: no run pays for neighbour resolution) or dynamic (to measure what"
+	  " that costs)", set_neighbours },
+	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
+	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
+	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
+	{ "--part", "NAME", "raw/<NAME> inside the results directory (default running)",
+	  set_part },
+	{ "--local-ap", NULL, "allow a rig whose ap is transport=local, this machine: the run"
+	  " replaces its nft ruleset and iptables mangle table (saved, restored at the end)",
+	  set_local_ap },
+	{ "--no-render", NULL, "write raw data only (QEMU guests; the host renders)",
+	  set_no_render },
+	{ "--kernel-label", "NAME", "what rows with kernel=running are called, and which"
+	  " kernel=NAME rows run (default running)", set_label },
+	{ "--only-kernel", "NAME", "run only the rows with kernel=NAME, as NAME (QEMU guests"
+	  " booted with variant NAME)", set_only },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* Rows that set no ruleset= get --ruleset: look at the row's own line. */
+static bool line_has_ruleset(const char *text, unsigned int line)
+{
+	const char *p = text, *e;
+	unsigned int n = 1;
+
+	while (n < line && (p = strchr(p, '\n')))
+		p++, n++;
+	if (!p)
+		return false;
+	e = strchrnul(p, '\n');
+	for (const char *q = p; q < e; q++) {
+		if (*q == '#')
+			break;
+		if ((q == p || q[-1] == ' ' || q[-1] == '\t') && !strncmp(q, "ruleset=", 8))
+			return true;
+	}
+	return false;
+}
+
+/* Files of the data directory are named as in the repository: rig/... */
+static const char *source_name(const char *path)
+{
+	static char buf[1024];
+	size_t n = strlen(brnf_datadir());
+
+	if (strncmp(path, brnf_datadir(), n) || path[n] != '/')
+		return path;
+	snprintf(buf, sizeof(buf), "rig%s", path + n);
+	return buf;
+}
+
+static int rows_prepare(struct run *r)
+{
+	char *text = NULL;
+	size_t i;
+
+	r->rows = calloc(r->m.nrows, sizeof(*r->rows));
+	r->source = calloc(r->m.nrows, sizeof(*r->source));
+	r->ran = calloc(r->m.nrows, sizeof(*r->ran));
+	r->unsupported = calloc(r->m.nrows, sizeof(*r->unsupported));
+	if (!r->rows || !r->source || !r->ran || !r->unsupported)
+		return -ENOMEM;
+	if (r->c.ruleset && read_file(r->matrix_path, &text, NULL))
+		text = NULL;
+	for (i = 0; i < r->m.nrows; i++) {
+		struct brnf_row *row = &r->rows[i];
+
+		*row = r->m.rows[i];
+		snprintf(r->source[i], sizeof(r->source[i]), "%s:%u", source_name(r->matrix_path),
+			 row->line);
+		if (r->c.ruleset && text && !line_has_ruleset(text, row->line))
+			snprintf(row->ruleset, sizeof(row->ruleset), "%s", r->c.ruleset);
+		if (r->c.only_kernel) {
+			r->ran[i] = !strcmp(row->kernel, r->c.only_kernel);
+		} else {
+			if (!strcmp(row->kernel, "running"))
+				snprintf(row->kernel, sizeof(row->kernel), "%s",
+					 r->c.kernel_label);
+			r->ran[i] = !strcmp(row->kernel, r->c.kernel_label);
+		}
+		r->nran += r->ran[i];
+	}
+	free(text);
+	if (!r->nran) {
+		pr_err("%s: no row for kernel %s", r->matrix_path,
+		       r->c.only_kernel ? r->c.only_kernel : r->c.kernel_label);
+		return -EINVAL;
+	}
+	if (r->nran < r->m.nrows)
+		fprintf(stderr, "brnf: %zu row(s) of %s are for other kernels; skipped\n",
+			r->m.nrows - r->nran, r->matrix_path);
+	return 0;
+}
+
+/* An AP with transport=local is the machine brnf runs on: only when asked. */
+static bool local_ap_refused(const struct run *r)
+{
+	const struct rig_role *ap = rig_role(&r->rig, "ap");
+
+	if (ap->transport != RIG_LOCAL || r->c.local_ap)
+		return false;
+	pr_err("%s:%u: role ap transport=local is this machine: a run replaces its nft ruleset "
+	       "and its iptables mangle table (saved first, restored at the end); give "
+	       "--local-ap to allow that", r->rig_path, ap->line);
+	return true;
+}
+
+/* pktgen needs the test bed's links and addresses, which a rig file does not give. */
+static bool pps_refused(const struct run *r)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nwl && !r->rig.testbed; k++)
+		if (workload_is_pps(r->wl[k])) {
+			pr_err("--workloads %s: the pps workloads run on the namespace test bed "
+			       "only, not on the hosts of %s", brnf_workloads[r->wl[k]].name,
+			       r->rig_path);
+			return true;
+		}
+	return false;
+}
+
+static void run_free(struct run *r)
+{
+	matrix_free(&r->m);
+	free(r->rows);
+	free(r->source);
+	free(r->ran);
+	free(r->unsupported);
+	ap_free(&r->ap);
+}
+
+static int finish(struct run *r, double t0, const char *date_start)
+{
+	struct provenance p = {
+		.part = r->c.part, .kernel_label = r->c.kernel_label,
+		.matrix_path = r->matrix_path, .m = &r->m, .row_ran = r->ran, .rows = r->rows,
+		.flows = r->c.flows, .time = r->c.time, .omit = r->c.omit, .reps = r->c.reps,
+		.wl = r->wl, .nwl = r->nwl, .packets = r->c.packets, .bytes = r->c.bytes,
+		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
+		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
+		.unsupported = r->unsupported, .restore = r->restore,
+		.iperf_version = r->iperf_ver, .runs_done = r->order,
+		.wall_seconds = now_sec() - t0,
+	};
+
+	snprintf(p.date_start, sizeof(p.date_start), "%s", date_start);
+	provenance_now(p.date_end, sizeof(p.date_end));
+	return provenance_write(r->res.part, &p);
+}
+
+/* Put the AP back as it was (only an AP brnf did not build); r->restore says how it went. */
+static void restore_ap(struct run *r)
+{
+	if (!r->ap.saved)
+		return;
+	fprintf(stderr, "brnf: restoring the settings of %s\n", r->ap.h.what);
+	r->restore = ap_restore(&r->ap) ? 1 : 0;
+}
+
+static void hosts_end(struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->rig.nroles; i++)
+		host_close(&r->hosts[i]);
+	hosts_cleanup();
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run *r;
+	char err_msg[512], date_start[32], defdir[1024];
+	double t0 = now_sec();
+	int err, ret = EXIT_ERR;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return EXIT_ERR;
+	r->restore = -1;
+	r->c = (struct run_cfg){ .flows = 3, .time = 10, .omit = 2, .reps = 3,
+				 .packets = 50000, .bytes = 32UL << 20,
+				 .part = "running", .kernel_label = "running" };
+	if (opts_parse(run_opts, argc, argv, &r->c, NULL, 0) < 0) {
+		free(r);
+		return EXIT_USAGE;
+	}
+	/* Names that reach the records and the results directory: refused now, not
+	 * when the tables are rendered at the end, and before anything changes. */
+	if (matrix_check_name("--kernel-label", r->c.kernel_label, err_msg, sizeof(err_msg)) ||
+	    (r->c.only_kernel && matrix_check_name("--only-kernel", r->c.only_kernel, err_msg,
+						    sizeof(err_msg)))) {
+		pr_err("%s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (results_check_part(r->c.part, err_msg, sizeof(err_msg))) {
+		pr_err("--part: %s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (r->c.workloads && workload_parse_list(r->c.workloads, r->wl, &r->nwl, err_msg,
+						  sizeof(err_msg))) {
+		pr_err("--workloads: %s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (r->c.only_kernel)
+		r->c.kernel_label = r->c.only_kernel;
+	if (r->c.matrix)
+		snprintf(r->matrix_path, sizeof(r->matrix_path), "%s", r->c.matrix);
+	else
+		snprintf(r->matrix_path, sizeof(r->matrix_path), "%s/matrices/default.matrix",
+			 brnf_datadir());
+	if (r->c.rig)
+		snprintf(r->rig_path, sizeof(r->rig_path), "%s", r->c.rig);
+	else
+		snprintf(r->rig_path, sizeof(r->rig_path), "%s/rigs/netns.rig", brnf_datadir());
+	err = matrix_parse_file(r->matrix_path, &r->m, err_msg, sizeof(err_msg));
+	if (err) {
+		pr_err("%s", err_msg);
+		goto out_free;
+	}
+	err = rig_parse_file(r->rig_path, &r->rig, err_msg, sizeof(err_msg));
+	if (err) {
+		pr_err("%s", err_msg);
+		goto out_free;
+	}
+	if (local_ap_refused(r)) {
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
+	if (pps_refused(r)) {
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
+	if ((r->c.offloads || r->c.dynamic_neigh) && !r->rig.testbed) {
+		pr_err("--%s: only for the namespace test bed (%s sets up no veths)",
+		       r->c.offloads ? "offloads" : "neighbours", r->rig_path);
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
+	if (r->c.ruleset && matrix_check_ruleset(r->c.ruleset, err_msg, sizeof(err_msg))) {
+		pr_err("--ruleset: %s", err_msg);
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
+	if (rows_prepare(r) || preflight_tools(r))
+		goto out_free;
+	if (!r->c.out) {
+		if (results_default_dir(defdir, sizeof(defdir), r->rig.testbed ? NULL : r->rig_path))
+			goto out_free;
+		r->c.out = defdir;
+	}
+	if (results_check(r->c.out, r->c.part))
+		goto out_free;
+	if (lock_take())
+		goto out_free;
+	lock_reap_stale(false);
+	ap_restore_scripts_left();
+	provenance_now(date_start, sizeof(date_start));
+	if (r->rig.testbed) {
+		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, false);
+		if (err)
+			goto out_unlock;
+		r->tb_up = true;
+	}
+	/* Hosts reachable, iperf3 everywhere, the AP probed: nothing changed yet. */
+	err = preflight_hosts(r);
+	if (!err)
+		err = preflight_workloads(r);
+	if (!err)
+		err = preflight_rows(r);
+	if (!err && !r->ap.built && !brnf_stop)
+		err = ap_save(&r->ap);
+	if (!err && !brnf_stop)
+		err = preflight_rulesets(r);
+	if (!err && !brnf_stop)
+		err = results_open(&r->res, r->c.out, r->c.part);
+	if (err || brnf_stop)
+		goto out_down;
+	r->res_open = true;
+	err = run_cells(r);
+	if (!err) {
+		restore_ap(r);
+		err = finish(r, t0, date_start);
+	}
+	if (err)
+		goto out_down;
+	proc_kill_all();
+	hosts_end(r);
+	if (r->tb_up)
+		testbed_down(&r->tb);
+	r->tb_up = false;
+	err = results_commit(&r->res);
+	lock_release();
+	if (err)
+		goto out_free;
+	fprintf(stderr, "brnf: %u runs in %.0f s; results in %s\n", r->order, now_sec() - t0,
+		r->res.dir);
+	ret = r->mismatches ? EXIT_MISMATCH : EXIT_OK;
+	if (!r->c.no_render) {
+		struct render_opts ro = { .print = true };
+
+		err = render_dir(r->res.dir, &ro);
+		if (err < 0)
+			ret = EXIT_ERR;
+		else if (err == RENDER_VERIFY_FAILED)
+			ret = EXIT_MISMATCH;
+	}
+	if (r->restore == 1)
+		ret = EXIT_ERR;
+	goto out_free;
+
+out_down:
+	progress_end();
+	if (brnf_stop)
+		pr_err("interrupted; %sremoving the test bed and the partial results",
+		       r->ap.saved ? "restoring the AP, " : "");
+	proc_kill_all();
+	restore_ap(r);
+	hosts_end(r);
+	if (r->tb_up)
+		testbed_down(&r->tb);
+	if (r->res_open)
+		results_abort(&r->res);
+out_unlock:
+	lock_release();
+out_free:
+	run_free(r);
+	free(r);
+	return ret;
+}

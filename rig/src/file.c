@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Whole files (see file.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errbuf.h"
+#include "file.h"
+
+int file_read(const char *path, size_t max, char **bufp, size_t *lenp, char *err,
+	      size_t errlen)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *nbuf;
+	ssize_t n;
+	int fd, ret;
+
+	*bufp = NULL;
+	if (lenp)
+		*lenp = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_msg;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_close;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			nbuf = realloc(buf, cap * 2);
+			if (!nbuf) {
+				ret = -ENOMEM;
+				goto out_free;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out_free;
+		}
+		if (n == 0)
+			break;
+		len += n;
+		if (max && len > max) {
+			ret = -EFBIG;
+			goto out_free;
+		}
+	}
+	buf[len] = '\0';
+	close(fd);
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+out_msg:
+	if (ret == -EFBIG)
+		seterr(err, errlen, "%s: larger than %zu bytes", path, max);
+	else
+		seterr(err, errlen, "%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+int read_file(const char *path, char **buf, size_t *len)
+{
+	return file_read(path, 0, buf, len, NULL, 0);
+}
+
+int file_write(const char *path, const char *buf, size_t len, mode_t mode)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	/* an existing file keeps its mode otherwise, and the umask is not ours to trust */
+	if (fchmod(fd, mode))
+		err = -errno;
+	while (len && !err) {
+		n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		buf += n;
+		len -= n;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int write_file(const char *path, const char *buf, size_t len)
+{
+	return file_write(path, buf, len, 0644);
+}

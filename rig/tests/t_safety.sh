@@ -1,0 +1,150 @@
+#!/bin/sh
+# What brnf must never touch or change by accident, and options checked before
+# anything changes:
+# - namespaces it did not claim (a foreign brnf1-mylab, or one named like a test
+#   bed of a dead run) survive a run and `brnf cleanup`;
+# - an AP with transport=local (this machine's firewall) is refused without
+#   --local-ap, with one line saying what would be replaced;
+# - `brnf rig check` (it only parses) works as a normal user;
+# - brnf works as PID 1 (a container's entrypoint: its children see getppid() 1);
+# - bad --kernel-label, --only-kernel and --part are usage errors before the run;
+# - SIGINT exits 130 and SIGTERM 143.
+set -eu
+. "$(dirname "$0")/lib.sh"
+checktool ip setpriv unshare
+
+# --- foreign namespaces named like brnf's
+dead=999999
+while [ -e /proc/$dead ]; do dead=$((dead - 1)); done
+FOREIGN="brnf1-mylab brnf$dead-ap"
+cleanup() {
+	for ns in $FOREIGN; do ip netns del "$ns" 2>/dev/null || true; done
+	cleanup_tmp
+}
+trap cleanup EXIT
+for ns in $FOREIGN; do ip netns add "$ns"; done
+ip netns exec brnf1-mylab ip link add mylab0 type veth peer name mylab1
+foreign_intact() {
+	for ns in $FOREIGN; do
+		[ -e "/run/netns/$ns" ] || return 1
+	done
+	ip netns exec brnf1-mylab ip link show mylab0 > /dev/null 2>&1
+}
+printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+set +e
+"$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 \
+	--out "$TMPD/f" --no-render > /dev/null 2> "$TMPD/err.f"
+rc=$?
+set -e
+check "foreign namespaces: the run succeeds" test "$rc" -eq 0
+check "foreign namespaces: $FOREIGN survive a run" foreign_intact
+check "foreign namespaces: the run names none as removed" sh -c "! grep -q 'removed network namespace' '$TMPD/err.f'"
+"$BRNF" cleanup > "$TMPD/out.c" 2> "$TMPD/err.c" || true
+check "foreign namespaces: they survive brnf cleanup" foreign_intact
+check "foreign namespaces: cleanup removed nothing" grep -qx 'removed 0 test bed namespace(s)' "$TMPD/out.c"
+for ns in $FOREIGN; do ip netns del "$ns" 2> /dev/null || true; done
+FOREIGN=
+
+# --- a local AP is this machine: refused without --local-ap
+cat > "$TMPD/local.rig" <<EOS
+role=ap transport=local bridge=br-lan:eth0 bridge=br-wlan:wlan0
+role=sta transport=local addr=198.18.1.2
+role=pc transport=local addr=198.18.2.2
+EOS
+root_state > "$TMPD/root.before"
+set +e
+"$BRNF" run --rig "$TMPD/local.rig" --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
+	--flows 1 --out "$TMPD/local" > /dev/null 2> "$TMPD/err.l"
+rc=$?
+set -e
+check "local AP without --local-ap: exit 2" test "$rc" -eq 2
+check "local AP without --local-ap: one line" test "$(wc -l < "$TMPD/err.l")" -eq 1
+check "local AP without --local-ap: says the nft ruleset and mangle table would be replaced" \
+	grep -q 'local.rig:1: role ap transport=local is this machine: a run replaces its nft ruleset and its iptables mangle table.*--local-ap' "$TMPD/err.l"
+sed 's/^/#   /' "$TMPD/err.l"
+root_state > "$TMPD/root.after"
+check "local AP without --local-ap: the root namespace unchanged" cmp -s "$TMPD/root.before" "$TMPD/root.after"
+check "local AP without --local-ap: no results" sh -c "! ls -d '$TMPD'/local* 2>/dev/null | grep -v local.rig"
+check "rig check names what a local AP means" \
+	sh -c "'$BRNF' rig check '$TMPD/local.rig' | grep -q '^# ap is transport=local.*--local-ap'"
+
+# --- rig check and a local rig ping as a normal user (nobody)
+chmod 755 "$TMPD"
+chmod 644 "$TMPD/local.rig"
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+set +e
+asnobody "$BRNF" rig check "$TMPD/local.rig" > "$TMPD/out.n" 2> "$TMPD/err.n"
+rc=$?
+set -e
+check "rig check as nobody: exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.n"
+check "rig check as nobody: the three roles" test "$(grep -c '^role=' "$TMPD/out.n")" -eq 3
+check "rig ping of a local role as nobody" \
+	sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups '$BRNF' rig ping '$TMPD/local.rig' --role sta --repeat 2 | grep -q '^sta .*local .*mean'"
+chmod 700 "$TMPD"
+
+# --- PID 1: every child used to exit 127 (getppid() is 1 for all of them)
+set +e
+unshare -fp --mount-proc "$BRNF" rig ping "$TMPD/local.rig" --role sta --repeat 3 \
+	> "$TMPD/out.p" 2> "$TMPD/err.p"
+rc=$?
+set -e
+check "as PID 1: rig ping runs its commands (exit 0)" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p"
+check "as PID 1: rig ping prints the mean" grep -q '^sta .*mean' "$TMPD/out.p"
+set +e
+unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
+	--flows 1 --out "$TMPD/pid1" --no-render > /dev/null 2> "$TMPD/err.p1"
+rc=$?
+set -e
+check "as PID 1: a run succeeds" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1" | tail -5
+check "as PID 1: both directions measured" test "$(measured_runs "$TMPD/pid1" | wc -l)" -eq 2
+check "as PID 1: no namespaces left" no_brnf_netns
+
+# --- names checked before anything changes (usage errors, one line, nothing made)
+bad_opt() {	# bad_opt WHAT PATTERN ARGS...
+	_bw=$1
+	_pat=$2
+	shift 2
+	set +e
+	"$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 \
+		--out "$TMPD/bad" "$@" > /dev/null 2> "$TMPD/err.b"
+	_rc=$?
+	set -e
+	check "$_bw: exit 2" test "$_rc" -eq 2
+	if [ "$(wc -l < "$TMPD/err.b")" -eq 1 ] && grep -q -- "$_pat" "$TMPD/err.b"; then
+		ok "$_bw: one line saying why"
+	else
+		not_ok "$_bw: one line saying why"
+		sed 's/^/# /' "$TMPD/err.b"
+	fi
+	check "$_bw: no results directory" sh -c "! ls -d '$TMPD'/bad* > /dev/null 2>&1"
+	rm -rf "$TMPD"/bad*
+}
+bad_opt "--kernel-label 'a b'" "bad character ' ' (0x20) in --kernel-label 'a b'" --kernel-label 'a b'
+bad_opt "--kernel-label longer than 31" "is longer than" \
+	--kernel-label 0123456789012345678901234567890123456789
+bad_opt "--only-kernel 'x;y'" "bad character ';' (0x3b) in --only-kernel" --only-kernel 'x;y'
+bad_opt "--part a/b" "--part: bad character '/'" --part a/b
+bad_opt "--part .hidden" "--part: '.hidden' must not start with '.'" --part .hidden
+
+# --- the exit status of a stopped run: 128 + the signal
+printf 'global=0 local=-\nglobal=1 local=-\n' > "$TMPD/two.matrix"
+for sig in INT:130 TERM:143; do
+	s=${sig%:*}
+	want=${sig#*:}
+	"$BRNF" run --matrix "$TMPD/two.matrix" --time 5 --omit 0 --reps 2 --flows 1 \
+		--out "$TMPD/s$s" --no-render > /dev/null 2> "$TMPD/err.s" &
+	pid=$!
+	started() { ls -d "$TMPD/s$s".tmp.*/raw/running/runs/0000-* > /dev/null 2>&1; }
+	wait_for 30 started || true
+	kill -"$s" "$pid"
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
+	check "SIG$s mid-run: exit $want" test "$rc" -eq "$want"
+	check "SIG$s mid-run: said it was interrupted" grep -q 'interrupted' "$TMPD/err.s"
+	check "SIG$s mid-run: no namespaces left" no_brnf_netns
+done

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the one whole-file reader and writer (rig/src/file.c). */
+#include "unit.h"
+
+#include "file.h"
+
+static void test_read(void **state)
+{
+	char *buf = NULL, err[256] = "";
+	size_t len = 1;
+
+	(void)state;
+	assert_int_equal(file_read(data_path("good.matrix"), 0, &buf, &len, err, sizeof(err)), 0);
+	assert_true(len > 0);
+	assert_int_equal(strlen(buf), len);
+	free(buf);
+	/* the limit: a file of len bytes fits len, not len - 1 */
+	assert_int_equal(file_read(data_path("good.matrix"), len, &buf, NULL, err, sizeof(err)),
+			 0);
+	free(buf);
+	assert_int_equal(file_read(data_path("good.matrix"), len - 1, &buf, NULL, err,
+				   sizeof(err)), -EFBIG);
+	assert_null(buf);
+	assert_true(strstr(err, "good.matrix: larger than ") != NULL);
+	assert_int_equal(file_read("/nonexistent/f", 0, &buf, &len, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "/nonexistent/f: No such file or directory");
+	assert_null(buf);
+	assert_int_equal(len, 0);
+	/* no message wanted */
+	assert_int_equal(read_file("/nonexistent/f", &buf, NULL), -ENOENT);
+}
+
+static void test_write_mode(void **state)
+{
+	char dir[] = "/tmp/brnf-unit-file.XXXXXX", path[64], *buf = NULL;
+	struct stat st;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	assert_int_equal(write_file(path, "abc", 3), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* an existing file gets the mode asked for, not the one it had */
+	assert_int_equal(file_write(path, "secret\n", 7, 0600), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(read_file(path, &buf, &len), 0);
+	assert_int_equal(len, 7);
+	assert_string_equal(buf, "secret\n");
+	free(buf);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_write_mode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
