@@ -202,6 +202,21 @@ static double run_estimate(const struct run *r)
 	return s / r->nwl;
 }
 
+static int verify_rows(struct run *r)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < r->m.nrows; i++) {
+		if (!r->ran[i])
+			continue;
+		err = brnf_stop ? -EINTR : verify_row(r, i);
+		if (err)
+			return brnf_stop ? -EINTR : err;
+	}
+	return 0;
+}
+
 int run_cells(struct run *r)
 {
 	unsigned int rep, k, d;
@@ -212,6 +227,9 @@ int run_cells(struct run *r)
 
 	progress_init(r->c.reps * r->nran * (r->nwl * ARRAY_SIZE(directions)) + r->nran,
 		      run_estimate(r));
+	err = r->c.verify_before ? verify_rows(r) : 0;
+	if (err)
+		return err;
 	for (rep = 1; rep <= r->c.reps; rep++)
 		for (i = 0; i < r->m.nrows; i++) {
 			if (!r->ran[i])
@@ -228,13 +246,9 @@ int run_cells(struct run *r)
 			if (err)
 				return brnf_stop ? -EINTR : err;
 		}
-	for (i = 0; i < r->m.nrows; i++) {
-		if (!r->ran[i])
-			continue;
-		err = brnf_stop ? -EINTR : verify_row(r, i);
-		if (err)
-			return brnf_stop ? -EINTR : err;
-	}
+	err = r->c.verify_before ? 0 : verify_rows(r);
+	if (err)
+		return err;
 	progress_end();
 	return 0;
 }

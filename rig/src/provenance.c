@@ -322,6 +322,8 @@ static struct json_object *params_json(const struct provenance *p)
 	for (k = 0; k < p->nwl; k++)
 		json_object_array_add(wl, json_object_new_string(brnf_workloads[p->wl[k]].name));
 	json_object_object_add(o, "workloads", wl);
+	json_object_object_add(o, "verify", json_object_new_string(
+		p->verify_before ? "before" : "after"));
 	json_object_object_add(o, "pktgen_count", json_object_new_int64(p->packets));
 	json_object_object_add(o, "bytes_per_flow", json_object_new_int64(p->bytes));
 	json_object_object_add(o, "servers", json_object_new_string("pc"));
