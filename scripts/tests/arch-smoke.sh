@@ -1,12 +1,14 @@
 #!/bin/sh
-# arch-smoke: the smoke test of the foreign-architecture guests (make test, suite arch).
+# arch-smoke: the smoke test of the foreign-architecture guests (suite arch of
+# scripts/test-all, run by make test-arch and not by make test).
 # For each ARCH (default: arm64 mipsel): build its userspace and controller (make rootfs)
 # and its 6.12 ondemand kernel, boot that under icount and check inside
 # (scripts/tests/arch-guest.sh) that the userspace is the guest's own and that a bridge's
 # nf_call_iptables registers br_netfilter's hooks and clearing it removes them; then one
 # short flow through the test bed of the controller: scripts/ab-matrix --arch ARCH with a
-# one-row matrix (ondemand, br-lan's nf_call_*), one flow of 1 s, one boot, whose row must
-# come back verified and render.
+# one-row matrix (ondemand, br-lan's nf_call_*), 5000 pktgen frames and one TCP flow of 1 s
+# each way, one boot (--max-boots 1: no further rounds), whose row must come back verified
+# and render.
 #
 # usage: scripts/tests/arch-smoke.sh [ARCH...]
 # Prints "ok N - ..." / "not ok N - ..", the wall time of every step, and ends with
@@ -75,15 +77,17 @@ for a in "$@"; do
 	printf 'kernel=ondemand global=0 local=br-lan\n' >"$logs/smoke.matrix"
 	rc=0
 	sh "$TOP/scripts/ab-matrix" --arch "$arch" --series 6.12 --matrix "$logs/smoke.matrix" \
-		--flows 1 --time 1 --omit 0 --boots 1 --jobs 1 --out "$logs/ab" >"$logs/ab.log" 2>&1 || rc=$?
-	nrec=$(find "$logs/ab/raw" -name record.json 2>/dev/null | wc -l)
+		--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 --boots 1 \
+		--max-boots 1 --jobs 1 --out "$logs/ab" >"$logs/ab.log" 2>&1 || rc=$?
+	nm() { find "$logs/ab/raw" -path "*$1*" -name record.json 2>/dev/null | wc -l; }
+	npps=$(nm -pps64-) ntcp=$(nm -tcp-) nver=$(nm -verify)
 	v=$(jq -r '.rows[0].verified' "$logs/ab/matrix.json" 2>/dev/null)
 	q=$(jq -r '.qemu_options' "$logs/ab/raw/ondemand-boot1/qemu.json" 2>/dev/null)
-	if [ "$rc" -eq 0 ] && [ "$nrec" -eq 2 ] && [ "$v" = yes ] &&
-		echo "$q" | grep -q -- "-machine $q_machine -cpu $q_cpu"; then
-		ok "$arch: one flow each way through the test bed, filtering verified ($(took))"
+	if [ "$rc" -eq 0 ] && [ "$npps" -eq 2 ] && [ "$ntcp" -eq 2 ] && [ "$nver" -eq 1 ] &&
+		[ "$v" = yes ] && echo "$q" | grep -q -- "-machine $q_machine -cpu $q_cpu"; then
+		ok "$arch: pktgen and one TCP flow each way through the test bed, filtering verified ($(took))"
 	else
-		notok "$arch: ab-matrix exit $rc, $nrec records, verified '$v', '$q' ($(took)); see $logs/ab.log"
+		notok "$arch: ab-matrix exit $rc, records pps64 $npps tcp $ntcp verify $nver, verified '$v', '$q' ($(took)); see $logs/ab.log"
 		tail -n 15 "$logs/ab.log" | sed 's/^/#   /'
 	fi
 done
