@@ -4,6 +4,8 @@
 #
 #   make kernels                         every variant of SERIES (default: 6.12 and 6.1),
 #                                        each with br_netfilter also as a module (NAME-m)
+#   ... ARCH=arm64 or ARCH=mipsel        on every target below: that architecture's
+#                                        kernels and guests (scripts/arch.mk)
 #   make kernels SERIES=6.12 VARIANTS="vanilla ondemand"
 #   make kernel SERIES=6.12 VARIANT=ondemand      one variant (VARIANT may be NAME:N,
 #                                                 the first N patches of a series)
@@ -57,20 +59,20 @@ kernel-config:
 		BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --prepare "$$s" "$$v"; \
 	done; done
 
-kernel-test:
+kernel-test: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test"
 
-kernel-test-m:
+kernel-test-m: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels ondemand-m
 
-kernel-test-debug:
+kernel-test-debug: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels "debug debug-m" \
 		--timeout 2400
 
 kernel-test-race:
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/race-test" $(if $(RACE_REV),--patches-rev $(RACE_REV))
 
-kernel-shell:
+kernel-shell: guest-deps
 	@set -e; s=$(firstword $(K_SERIES)); v=$(firstword $(K_VARIANT)); \
 	BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" "$$s" "$$v"; \
 	m=$$(BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --print-modules "$$s" "$$v" \

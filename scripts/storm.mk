@@ -42,7 +42,7 @@ storm-netns: storm-bin
 
 # The full storm: the debug kernel (on-demand hooks + KASAN, lockdep, PROVE_RCU,
 # atomic-sleep checks), then vanilla as the control. Kernels are built if missing.
-storm: storm-bin
+storm: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug vanilla
 
 # The same with br_netfilter as a module, unloaded and loaded again during the storm.
@@ -51,7 +51,7 @@ storm-m: storm-bin
 
 # The short storm for `make test`: 1,000 operations on ondemand (the debug kernel is a
 # separate cold build of ~15+ min on 2 cores, see scripts/storm/README) and on vanilla.
-storm-short: storm-bin
+storm-short: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --short --series $(STORM_SERIES) \
 		$(STORM_SHORT_VARIANT) vanilla
 
