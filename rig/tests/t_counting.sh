@@ -7,9 +7,11 @@ set -eu
 checktool jq nft
 
 printf 'global=1 local=-\n' > "$TMPD/one.matrix"
-# run_sampled OUT [OPTIONS]: a run of one.matrix while the AP's ruleset is sampled, then
-# the newest run directory: the verification pass makes its directory before it loads the
-# rules, so rules seen with a measured run's directory newest were there while it measured.
+# run_sampled OUT [OPTIONS]: a run of one.matrix while the AP's ruleset is sampled between
+# two looks at the newest run directory, kept when both looks agree: the verification pass
+# makes its directory before it loads the rules and removes them before the next run makes
+# its own, so rules seen with a measured run's directory newest on both sides were there
+# while it measured.
 run_sampled() {
 	out=$1
 	shift
@@ -19,10 +21,13 @@ run_sampled() {
 	ap=brnf$pid-ap
 	: > "$out.samples"
 	while kill -0 "$pid" 2>/dev/null; do
-		rules=$(ip netns exec "$ap" nft list ruleset 2>/dev/null | wc -l)
-		counting=$(ip netns exec "$ap" nft list ruleset 2>/dev/null | grep -c brnf_count || true)
+		before=$(ls "$out".tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
+		ruleset=$(ip netns exec "$ap" nft list ruleset 2>/dev/null || true)
+		rules=$(printf '%s' "$ruleset" | grep -c . || true)
+		counting=$(printf '%s' "$ruleset" | grep -c brnf_count || true)
 		run=$(ls "$out".tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
-		[ -z "$run" ] || echo "$run $rules $counting" >> "$out.samples"
+		[ -z "$run" ] || [ "$run" != "$before" ] ||
+			echo "$run $rules $counting" >> "$out.samples"
 		sleep 0.05
 	done
 	set +e
