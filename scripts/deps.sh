@@ -4,11 +4,10 @@
 set -eu
 
 rig_pkgs="build-essential pkg-config git libmnl-dev libjson-c-dev libcmocka-dev
-	iperf3 nftables iptables iproute2 jq gnuplot-nox clang libclang-rt-14-dev
+	iperf3 nftables iptables conntrack iproute2 jq gnuplot-nox clang libclang-rt-14-dev
 	openssh-server openssh-client procps busybox-static util-linux"
 kernel_pkgs="linux-source-6.12 linux-source-6.1 qemu-system-x86 ccache flex bison bc
-	libelf-dev libssl-dev cpio kmod rsync xz-utils perl ebtables socat conntrack
-	iputils-ping"
+	libelf-dev libssl-dev cpio kmod rsync xz-utils perl ebtables socat iputils-ping"
 
 case "${1:-all}" in
 rig)	want=$rig_pkgs ;;

@@ -98,7 +98,8 @@ static const struct {
 	{ "[\"br-wlan\", \"br-lan\"]", "\"br-lan\"",
 	  "r.json: row.local missing or not an array of bridge names" },
 	{ "\"ruleset\": \"openwrt\"", "\"ruleset\": \"pf\"",
-	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable)" },
+	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable, "
+	  "bridge-lan, bridge-both)" },
 	{ "\"direction\": \"upload\"", "\"direction\": \"sideways\"",
 	  "r.json: \"direction\" missing or not upload/download" },
 	{ "\"repetition\": 2", "\"repetition\": 0",
