@@ -179,14 +179,15 @@ static int verify_flow(struct run *r, const struct brnf_ruleset *info, struct ve
 	return err;
 }
 
-static void verify_failed(const struct run *r, size_t i, const struct record *rec)
+static void verify_failed(const struct run *r, size_t i, enum verify_mode mode,
+			  const struct record *rec)
 {
 	const struct verification *v = &rec->v;
 
 	pr_err("filtering verification %s for row %s: expected %s on %s %s, on %s %s; "
 	       "counted %" PRIu64 " and %" PRIu64 " packets%s%s%s%s",
 	       r->rows[i].expect_mismatch ? "said no, as expected," : "failed",
-	       r->source[i], strcmp(rec->rules, "nft-bridge") ? "iptables" : "the bridge filter",
+	       r->source[i], mode == VERIFY_NFT_BRIDGE ? "the bridge filter" : "iptables",
 	       brnf_bridge_names[0], v->expected[0] ? "yes" : "no",
 	       brnf_bridge_names[1], v->expected[1] ? "yes" : "no", v->packets[0],
 	       v->packets[1], v->flow_checked ? "; the pps flow: expected " : "",
@@ -255,7 +256,7 @@ static int verify_row(struct run *r, size_t i)
 		      !rec.v.flow_checked ? "" : !rec.v.flow.tracked ? "not tracked" :
 		      rec.v.flow.offloaded ? "offloaded" : "tracked", key);
 	if (rec.v.result == VERDICT_NO)
-		verify_failed(r, i, &rec);
+		verify_failed(r, i, mode, &rec);
 	r->order++;
 	return 0;
 }
