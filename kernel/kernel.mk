@@ -2,7 +2,8 @@
 # TOP and BUILD come from there). The work is done by scripts/kernel-build,
 # scripts/kernel-test and scripts/qemu-run; this file only names the targets.
 #
-#   make kernels                         every variant of SERIES (default: 6.12 and 6.1)
+#   make kernels                         every variant of SERIES (default: 6.12 and 6.1;
+#                                        nftbridge links nobrnf's image, kernel/README.md)
 #   make kernels SERIES=6.12 VARIANTS="vanilla ondemand"
 #   make kernel SERIES=6.12 VARIANT=ondemand      one variant (VARIANT may be NAME:N,
 #                                                 the first N patches of a series)
@@ -14,7 +15,7 @@
 #   make kernel-shell SERIES=6.12 VARIANT=vanilla CMD="nft list hooks"
 #                                        run one command in a guest
 
-KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand debug
+KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand nftbridge debug
 
 # SERIES/VARIANT(S) only count when given on the command line or in the environment,
 # so that another fragment's defaults cannot change what `make kernels` builds.
