@@ -6,6 +6,7 @@ BUILD := $(TOP)/build
 
 include rig/rig.mk
 include scripts/storm.mk
+include scripts/arch.mk
 include kernel/kernel.mk
 include scripts/scripts.mk
 
@@ -13,6 +14,7 @@ include scripts/scripts.mk
 help:
 	@echo "make matrix     run the default A/B matrix and print the table"
 	@echo "make test       install what is missing, build and run every test"
+	@echo "make test-arch  the arm64 and mipsel smoke tests (not part of make test)"
 	@echo "make kernels    build every kernel variant under build/"
 	@echo "make publish DIR=results/...  re-render tables and plots from raw data"
 

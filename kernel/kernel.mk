@@ -2,20 +2,35 @@
 # TOP and BUILD come from there). The work is done by scripts/kernel-build,
 # scripts/kernel-test and scripts/qemu-run; this file only names the targets.
 #
-#   make kernels                         every variant of SERIES (default: 6.12 and 6.1;
-#                                        nftbridge links nobrnf's image, kernel/README.md)
+#   make kernels                         every variant of SERIES (default: 6.12 and 6.1),
+#                                        each with br_netfilter also as a module (NAME-m);
+#                                        nftbridge links nobrnf's image (kernel/README.md)
+#   ... ARCH=arm64 or ARCH=mipsel        on every target below: that architecture's
+#                                        kernels and guests (scripts/arch.mk)
 #   make kernels SERIES=6.12 VARIANTS="vanilla ondemand"
 #   make kernel SERIES=6.12 VARIANT=ondemand      one variant (VARIANT may be NAME:N,
 #                                                 the first N patches of a series)
 #   make kernel-config SERIES=6.12 VARIANT=debug  source branch and .config only
 #   make kernel-test                     boot the 6.12 kernels and run the kselftests,
 #                                        compile net/bridge/ of every 6.1 series
+#   make kernel-test-m                   the same on ondemand-m (br_netfilter a module):
+#                                        every guest loads it, module-cycle.sh unloads it
 #   make kernel-test-debug               the same on the debug kernel (KASAN, lockdep,
-#                                        kmemleak, failslab) plus kernel/tests/enomem.sh
+#                                        kmemleak, failslab), built in and as a module
+#                                        (debug-m), plus kernel/tests/enomem.sh
+#   make kernel-test-race [RACE_REV=rev] kernel/tests/rmmod-race.sh on debug-m: rmmod and
+#                                        modprobe in a loop under sysctl/flag writers and
+#                                        traffic; RACE_REV builds the ondemand series of
+#                                        that git revision instead (scripts/race-test)
+#   make bridge-del-bench [BENCH_REV=rev] [BENCH_OPTS="--reps 5"]
+#                                        benchmark: guest time to delete 1,000 bridges at
+#                                        once on vanilla and ondemand (and the ondemand
+#                                        series of BENCH_REV), QEMU -icount; prints a table
 #   make kernel-shell SERIES=6.12 VARIANT=vanilla CMD="nft list hooks"
 #                                        run one command in a guest
 
-KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand nftbridge debug
+KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand nftbridge debug \
+	vanilla-m legacy-m bypass-m ondemand-m debug-m
 
 # SERIES/VARIANT(S) only count when given on the command line or in the environment,
 # so that another fragment's defaults cannot change what `make kernels` builds.
@@ -24,7 +39,9 @@ K_SERIES = $(call k_given,SERIES,6.12 6.1)
 K_VARIANTS = $(call k_given,VARIANTS,$(KERNEL_ALL_VARIANTS))
 K_VARIANT = $(call k_given,VARIANT,vanilla)
 
-.PHONY: kernels kernel kernel-config kernel-test kernel-test-debug kernel-shell
+.PHONY: kernels kernel kernel-config kernel-test kernel-test-m kernel-test-debug kernel-test-race \
+	kernel-shell \
+	bridge-del-bench
 
 kernels:
 	@set -e; t0=$$(date +%s); \
@@ -43,15 +60,28 @@ kernel-config:
 		BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --prepare "$$s" "$$v"; \
 	done; done
 
-kernel-test:
+kernel-test: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test"
 
-kernel-test-debug:
-	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels debug --timeout 2400
+kernel-test-m: guest-deps
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels ondemand-m
 
-kernel-shell:
+kernel-test-debug: guest-deps
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels "debug debug-m" \
+		--timeout 2400
+
+kernel-test-race:
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/race-test" $(if $(RACE_REV),--patches-rev $(RACE_REV))
+
+kernel-shell: guest-deps
 	@set -e; s=$(firstword $(K_SERIES)); v=$(firstword $(K_VARIANT)); \
 	BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" "$$s" "$$v"; \
-	sh "$(TOP)/scripts/qemu-run" \
+	m=$$(BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --print-modules "$$s" "$$v" \
+		2>/dev/null || true); \
+	sh "$(TOP)/scripts/qemu-run" $${m:+--modules "$$m"} \
 		--kernel "$$(BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --print-image "$$s" "$$v")" \
 		-- sh -c '$(if $(CMD),$(CMD),uname -a; nft list hooks)'
+
+bridge-del-bench:
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/bridge-del-bench" --series $(firstword $(K_SERIES)) \
+		$(if $(BENCH_REV),--old-rev $(BENCH_REV)) $(BENCH_OPTS)

@@ -1,20 +1,31 @@
 #!/bin/sh
 # Install the Debian packages a part of brnf needs, only those that are missing.
-# usage: deps.sh [rig|kernel|all]   (default: all)
+# usage: deps.sh [PART...]   PART: rig, kernel, x86_64, arm64, mipsel or all (default: all)
+#   all: rig and kernel, what `make test` needs (x86_64 guests only)
+#   arm64, mipsel: Debian's cross gcc and QEMU for that architecture, and mmdebstrap for
+#   its userspace (scripts/arch.sh); only the targets that boot those guests ask for them
+#   (make test-arch, make matrix ARCH=...), so that `make test` does not download them;
+#   x86_64 needs nothing beyond kernel
 set -eu
+. "$(dirname "$0")/arch.sh"
 
 rig_pkgs="build-essential pkg-config git libmnl-dev libjson-c-dev libcmocka-dev
-	iperf3 nftables iptables conntrack iproute2 jq gnuplot-nox clang libclang-rt-14-dev
-	openssh-server openssh-client procps busybox-static util-linux"
+	iperf3 nftables iptables conntrack iproute2 jq gnuplot-nox fonts-dejavu-core clang
+	libclang-rt-14-dev openssh-server openssh-client procps busybox-static util-linux"
 kernel_pkgs="linux-source-6.12 linux-source-6.1 qemu-system-x86 ccache flex bison bc
 	libelf-dev libssl-dev cpio kmod rsync xz-utils perl ebtables socat iputils-ping"
 
-case "${1:-all}" in
-rig)	want=$rig_pkgs ;;
-kernel)	want=$kernel_pkgs ;;
-all)	want="$rig_pkgs $kernel_pkgs" ;;
-*)	echo "deps.sh: unknown part '$1' (rig, kernel or all)" >&2; exit 2 ;;
-esac
+want=
+for part in ${*:-all}; do
+	case $part in
+	rig)	want="$want $rig_pkgs" ;;
+	kernel)	want="$want $kernel_pkgs" ;;
+	all)	want="$want $rig_pkgs $kernel_pkgs" ;;
+	*)	arch_set "$part" 2>/dev/null ||
+			{ echo "deps.sh: unknown part '$part' (rig, kernel, x86_64, arm64, mipsel or all)" >&2; exit 2; }
+		[ "$foreign" = 0 ] || want="$want $arch_pkgs mmdebstrap" ;;
+	esac
+done
 
 if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: must run as root to install packages" >&2

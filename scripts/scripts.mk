@@ -1,11 +1,12 @@
 # scripts/scripts.mk: the project's main jobs (included by the top Makefile).
 #
 #   make matrix [MATRIX=alternatives] [AB_OPTS="--time 20 --boots 5"] [SERIES=6.1]
-#        [CLOCK=realtime]
+#        [CLOCK=realtime] [ARCH=arm64]
 #        builds what is missing (the kernels the matrix's rows name), runs the A/B matrix
 #        across kernel variants under QEMU (scripts/ab-matrix --help lists AB_OPTS) and
 #        prints the table. MATRIX: a name under rig/matrices/ (alternatives:
-#        rig/matrices/alternatives.matrix) or the path of a matrix file; default ab
+#        rig/matrices/alternatives.matrix) or the path of a matrix file; default ab.
+#        ARCH=arm64 or mipsel: on that architecture's guests (scripts/arch.mk)
 #   make matrix-netns [RUN_OPTS="--reps 5"]
 #        the seed's rows on the running kernel, in network namespaces (brnf run --help)
 #   make icount-load [LOAD_VARIANT=ondemand] [LOAD_OPTS="--boots 5"]
@@ -13,9 +14,15 @@
 #        (scripts/icount-load --help), prints both and their difference
 #   make checkpatch           scripts/checkpatch.pl --strict over every patch, from its own tree
 #   make test                 every test suite (scripts/test-all), ends with "N passed, N failed"
+#   make test-arch            on request, not in make test: the arm64 and mipsel smoke tests
+#                             (suite arch: two cross-built kernels and Debian userspaces)
 #   make publish DIR=results/...   re-render tables and plots from the raw data alone
 #   make apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]   patch your own kernel tree
 #   make openwrt OPENWRT=path [VARIANT=ondemand] [SERIES=6.12] pending patches for OpenWrt
+#   make upstream SIGNOFF="Name <address>" [SERIES=6.12] [UPSTREAM_TREE=git tree]
+#        [UPSTREAM_OUT=dir] [UPSTREAM_OPTS=--no-build]   the ondemand series for nf-next,
+#        signed by the submitter (FROM= works too; else git config user.name/email, and a
+#        placeholder is refused), checked: checkpatch, git am, each prefix builds =y/=m
 
 AB_SERIES = $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6.12)
 # MATRIX=NAME is rig/matrices/NAME.matrix, anything else with a / or .matrix a path
@@ -24,12 +31,20 @@ AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
 TEST_VARIANTS := vanilla legacy bypass ondemand
 LOAD_VARIANT ?= vanilla
 
-.PHONY: checkpatch test test-kernels matrix matrix-netns icount-load publish apply openwrt
+.PHONY: checkpatch test test-arch test-kernels matrix matrix-netns icount-load publish apply openwrt upstream
 
 test:
 	@sh $(TOP)/scripts/deps.sh all
 	@$(MAKE) -s rig
 	@sh $(TOP)/scripts/test-all
+
+# Not in make test: each architecture's first kernel is a full cross build (arm64's took
+# 1649 s cold here, results/arch-build/README.md), more than the 60 min budget of make
+# test has left.
+test-arch:
+	@sh $(TOP)/scripts/deps.sh rig kernel arm64 mipsel
+	@$(MAKE) -s rig
+	@sh $(TOP)/scripts/test-all arch
 
 checkpatch:
 	@sh $(TOP)/scripts/checkpatch-series
@@ -41,8 +56,8 @@ test-kernels:
 matrix:
 	@test -r "$(AB_MATRIX)" || { echo "make matrix: MATRIX=$(MATRIX): no matrix file $(AB_MATRIX)" \
 		"(a name under rig/matrices/ or a path)" >&2; exit 2; }
-	@sh $(TOP)/scripts/deps.sh all
-	@$(MAKE) -s rig
+	@sh $(TOP)/scripts/deps.sh rig kernel $(ARCH_NAME)
+	@$(MAKE) -s guest-deps
 	@v=$$($(BUILD)/bin/brnf matrix-kernels "$(AB_MATRIX)") && \
 	 $(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$$(echo $$v)"
 	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock $(AB_CLOCK) \
@@ -74,3 +89,9 @@ openwrt:
 	@test -n "$(OPENWRT)" || { echo "make openwrt: OPENWRT=<openwrt tree> is required" >&2; exit 2; }
 	@sh $(TOP)/scripts/openwrt-export --series $(AB_SERIES) \
 		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(OPENWRT)
+
+upstream:
+	@sh $(TOP)/scripts/upstream-export --series $(AB_SERIES) \
+		$(if $(or $(SIGNOFF),$(FROM)),--signoff '$(or $(SIGNOFF),$(FROM))') \
+		$(if $(UPSTREAM_TREE),--tree $(UPSTREAM_TREE)) $(if $(UPSTREAM_OUT),--out $(UPSTREAM_OUT)) \
+		$(UPSTREAM_OPTS)

@@ -5,6 +5,8 @@
 #   make storm-netns     the storm on the running kernel, in namespaces (STORM_OPTS="--short")
 #   make storm           the full storm (10,000 operations) in QEMU on the 6.12 debug kernel,
 #                        then on vanilla as the control; results in build/storm/<variant>/
+#   make storm-m         the full storm with module churn (rmmod/modprobe of br_netfilter as
+#                        an operation) on debug-m, then vanilla-m as the control
 #   make storm-short     1,000 operations in QEMU on STORM_SHORT_VARIANT (default ondemand)
 #   make storm-test      tests of the storm and of qemu-run's panic/hang detection;
 #                        ends with "N passed, N failed"
@@ -21,7 +23,7 @@ STORM_SERIES ?= 6.12
 STORM_SHORT_VARIANT ?= ondemand
 STORM_OPTS ?=
 
-.PHONY: storm-bin storm-netns storm storm-short storm-test
+.PHONY: storm-bin storm-netns storm storm-m storm-short storm-test
 
 storm-bin: $(BUILD)/bin/brnf-storm
 
@@ -40,12 +42,16 @@ storm-netns: storm-bin
 
 # The full storm: the debug kernel (on-demand hooks + KASAN, lockdep, PROVE_RCU,
 # atomic-sleep checks), then vanilla as the control. Kernels are built if missing.
-storm: storm-bin
+storm: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug vanilla
+
+# The same with br_netfilter as a module, unloaded and loaded again during the storm.
+storm-m: storm-bin
+	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug-m vanilla-m
 
 # The short storm for `make test`: 1,000 operations on ondemand (the debug kernel is a
 # separate cold build of ~15+ min on 2 cores, see scripts/storm/README) and on vanilla.
-storm-short: storm-bin
+storm-short: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --short --series $(STORM_SERIES) \
 		$(STORM_SHORT_VARIANT) vanilla
 

@@ -13,17 +13,13 @@
 # Callers define nothing; they get: NS_AP NS_L1 NS_L2 NS_W1 NS_W2, topo_setup,
 # topo_cleanup, set_global 0|1, set_bridge BRIDGE 0|1, ipt_count lan|wlan, ipt_zero,
 # ping_lan, ping_wlan (5 echo requests each way they can), nft_bridge_add,
-# nft_bridge_count lan|wlan, nft_bridge_del, ping_count ipt|nft, both_zero, ok, fail,
-# skip, and $ret (0 or 1).
+# nft_bridge_count lan|wlan, nft_bridge_del, ping_count ipt|nft, both_zero, and what
+# lib.sh has (ok, fail, skip, $ret, $npass, $nfail, brnf_hooks).
+
+. "$(dirname "$0")/lib.sh"
 
 P=brnf$$
 NS_AP=$P-ap NS_L1=$P-l1 NS_L2=$P-l2 NS_W1=$P-w1 NS_W2=$P-w2
-ret=0
-tn=0
-
-ok() { tn=$((tn + 1)); echo "ok $tn - $*"; }
-fail() { tn=$((tn + 1)); echo "not ok $tn - $*"; ret=1; }
-skip() { echo "SKIP: $*"; exit 4; }
 
 need_tools() {
 	for t in "$@"; do

@@ -21,11 +21,7 @@ set -u
 
 NS=brnfenomem
 FS=/sys/kernel/debug/failslab
-npass=0
-nfail=0
-ok() { npass=$((npass + 1)); echo "ok - $*"; }
-fail() { nfail=$((nfail + 1)); echo "not ok - $*"; }
-skip() { echo "SKIP: $*"; exit 4; }
+. "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "must run as root"
 [ -d "$FS" ] || skip "$FS missing (kernel without CONFIG_FAILSLAB or debugfs not mounted)"

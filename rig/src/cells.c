@@ -116,7 +116,7 @@ static int measure_pps(struct run *r, struct record *rec, bool download, char *w
 	struct pktgen_opts o[2];
 	struct tb_path p[2];
 
-	pps_flow(r, download, workload_pkt_size(rec->workload), r->c.packets, p, o);
+	pps_flow(r, download, brnf_workloads[rec->workload].pkt_size, r->c.packets, p, o);
 	rec->pkt_size = o[0].pkt_size;
 	rec->count = o[0].count;
 	if (pktgen_send(&o[0], &rec->pg))
@@ -126,7 +126,7 @@ static int measure_pps(struct run *r, struct record *rec, bool download, char *w
 		 rec->pg.received);
 	if (rec->pg.received != rec->pg.sent)
 		fprintf(stderr, "brnf: row %s %s %s: %" PRIu64 " of %" PRIu64 " frames lost\n",
-			r->source[rec->index], brnf_workload_names[rec->workload],
+			r->source[rec->index], brnf_workloads[rec->workload].name,
 			rec->direction, rec->pg.sent - rec->pg.received, rec->pg.sent);
 	return 0;
 }
@@ -144,7 +144,7 @@ static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf
 	int err;
 
 	row_key(&r->rows[i], key, sizeof(key));
-	snprintf(name, sizeof(name), "%s-%s", brnf_workload_names[w], directions[d]);
+	snprintf(name, sizeof(name), "%s-%s", brnf_workloads[w].name, directions[d]);
 	progress_cell(r->order + 1, key);
 	err = run_dir(r, name, dir, sizeof(dir));
 	if (!err && workload_is_pps(w))
@@ -155,7 +155,7 @@ static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf
 		err = record_write(dir, &rec);
 	if (err)
 		return err;
-	progress_line("%4u %-9s %-8s rep %u  %s  %s", r->order + 1, brnf_workload_names[w],
+	progress_line("%4u %-9s %-8s rep %u  %s  %s", r->order + 1, brnf_workloads[w].name,
 		      directions[d], rep, what, key);
 	r->order++;
 	return 0;
@@ -168,7 +168,7 @@ static int verify_flow(struct run *r, const struct brnf_ruleset *info, struct ve
 	struct tb_path p[2];
 	int err;
 
-	pps_flow(r, true, workload_pkt_size(WL_PPS64), 1, p, o);
+	pps_flow(r, true, brnf_workloads[WL_PPS64].pkt_size, 1, p, o);
 	v->flow_checked = true;
 	v->flow_offload_expected = info->flowtable;
 	err = ct_flow_forget(&r->ap.h);
@@ -272,6 +272,21 @@ static double run_estimate(const struct run *r)
 	return s / r->nwl;
 }
 
+static int verify_rows(struct run *r)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < r->m.nrows; i++) {
+		if (!r->ran[i])
+			continue;
+		err = brnf_stop ? -EINTR : verify_row(r, i);
+		if (err)
+			return brnf_stop ? -EINTR : err;
+	}
+	return 0;
+}
+
 int run_cells(struct run *r)
 {
 	unsigned int rep, k, d;
@@ -282,6 +297,9 @@ int run_cells(struct run *r)
 
 	progress_init(r->c.reps * r->nran * (r->nwl * ARRAY_SIZE(directions)) + r->nran,
 		      run_estimate(r));
+	err = r->c.verify_before ? verify_rows(r) : 0;
+	if (err)
+		return err;
 	for (rep = 1; rep <= r->c.reps; rep++)
 		for (i = 0; i < r->m.nrows; i++) {
 			if (!r->ran[i])
@@ -298,13 +316,9 @@ int run_cells(struct run *r)
 			if (err)
 				return brnf_stop ? -EINTR : err;
 		}
-	for (i = 0; i < r->m.nrows; i++) {
-		if (!r->ran[i])
-			continue;
-		err = brnf_stop ? -EINTR : verify_row(r, i);
-		if (err)
-			return brnf_stop ? -EINTR : err;
-	}
+	err = r->c.verify_before ? 0 : verify_rows(r);
+	if (err)
+		return err;
 	progress_end();
 	return 0;
 }

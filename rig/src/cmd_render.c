@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `brnf render DIR [--baseline KEY]`: tables from raw data alone (render.h). */
+/* `brnf render DIR [--baseline KEY] [--target PCT] [--strict]`: tables from raw data
+ * alone (render.h). */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmds.h"
 #include "render.h"
@@ -14,9 +18,35 @@ static int set_baseline(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_target(void *ctx, const char *v)
+{
+	struct render_opts *o = ctx;
+	char *end;
+
+	errno = 0;
+	o->target_pct = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(o->target_pct) || o->target_pct <= 0 ||
+	    o->target_pct > 100)
+		return -EINVAL;
+	return 0;
+}
+
+static int set_strict(void *ctx, const char *v)
+{
+	struct render_opts *o = ctx;
+
+	(void)v;
+	o->strict = true;
+	return 0;
+}
+
 const struct opt render_opts[] = {
 	{ "--baseline", "KEY", "row key, kernel or label of the row changes are against",
 	  set_baseline },
+	{ "--target", "PCT", "95% half-width in percent a change should reach, above 0, at "
+	  "most 100 (default: run.txt target_pct=, else 0.3)", set_target },
+	{ "--strict", NULL, "a row without a verification pass in a part is an error",
+	  set_strict },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -30,7 +60,7 @@ int cmd_render(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 1) {
-		pr_err("usage: brnf render DIR [--baseline KEY]");
+		pr_err("usage: brnf render DIR [--baseline KEY] [--target PCT] [--strict]");
 		return EXIT_USAGE;
 	}
 	ret = render_dir(dir[0], &o);

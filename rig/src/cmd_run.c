@@ -67,6 +67,11 @@ static int set_neighbours(void *ctx, const char *v)
 	return one_of(v, "permanent", "dynamic", &((struct run_cfg *)ctx)->dynamic_neigh);
 }
 
+static int set_verify(void *ctx, const char *v)
+{
+	return one_of(v, "after", "before", &((struct run_cfg *)ctx)->verify_before);
+}
+
 static int set_local_ap(void *ctx, const char *v)
 {
 	(void)v;
@@ -103,6 +108,9 @@ const struct opt run_opts[] = {
 	{ "--neighbours", "permanent|dynamic", "the test bed's ARP and ND entries: permanent"
 	  " (default: no run pays for neighbour resolution) or dynamic (to measure what"
 	  " that costs)", set_neighbours },
+	{ "--verify", "after|before", "when each row's verification pass (counting rules, a"
+	  " short flow each way) runs: after its measured runs (default) or before them, to"
+	  " show that its rules leave nothing behind", set_verify },
 	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
 	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
 	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
@@ -216,7 +224,7 @@ static bool pps_refused(const struct run *r)
 	for (k = 0; k < r->nwl && !r->rig.testbed; k++)
 		if (workload_is_pps(r->wl[k])) {
 			pr_err("--workloads %s: the pps workloads run on the namespace test bed "
-			       "only, not on the hosts of %s", brnf_workload_names[r->wl[k]],
+			       "only, not on the hosts of %s", brnf_workloads[r->wl[k]].name,
 			       r->rig_path);
 			return true;
 		}
@@ -241,6 +249,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.flows = r->c.flows, .time = r->c.time, .omit = r->c.omit, .reps = r->c.reps,
 		.wl = r->wl, .nwl = r->nwl, .packets = r->c.packets, .bytes = r->c.bytes,
 		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
+		.verify_before = r->c.verify_before,
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,
 		.iperf_version = r->iperf_ver, .runs_done = r->order,

@@ -143,6 +143,7 @@ int iperf_json_parse(const char *text, size_t len, struct iperf_result *res,
 	}
 	res->bps = bps;
 	res->seconds = opt_number(sum, "seconds");
+	res->bytes = opt_number(sum, "bytes");
 	res->duration = opt_number(ts, "duration");
 	res->omit = opt_number(ts, "omit");
 	v = get(ts, "num_streams");

@@ -9,7 +9,9 @@
 /* What the tables need from one client's output. */
 struct iperf_result {
 	double bps;		/* end.sum_received.bits_per_second */
-	double seconds;		/* end.sum_received.seconds (omitted time excluded) */
+	double seconds;		/* end.sum_received.seconds (omitted time excluded), -1 if
+				 * absent */
+	double bytes;		/* end.sum_received.bytes, -1 if absent */
 	double duration;	/* start.test_start.duration, -1 if absent */
 	double omit;		/* start.test_start.omit, -1 if absent */
 	int num_streams;	/* start.test_start.num_streams, -1 if absent */

@@ -350,8 +350,10 @@ static struct json_object *params_json(const struct provenance *p)
 	json_object_object_add(o, "port0", json_object_new_int(p->port0));
 	wl = json_object_new_array();
 	for (k = 0; k < p->nwl; k++)
-		json_object_array_add(wl, json_object_new_string(brnf_workload_names[p->wl[k]]));
+		json_object_array_add(wl, json_object_new_string(brnf_workloads[p->wl[k]].name));
 	json_object_object_add(o, "workloads", wl);
+	json_object_object_add(o, "verify", json_object_new_string(
+		p->verify_before ? "before" : "after"));
 	json_object_object_add(o, "pktgen_count", json_object_new_int64(p->packets));
 	json_object_object_add(o, "bytes_per_flow", json_object_new_int64(p->bytes));
 	json_object_object_add(o, "servers", json_object_new_string("pc"));

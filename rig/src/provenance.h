@@ -29,6 +29,7 @@ struct provenance {
 	const bool *unsupported;	/* per matrix row */
 	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
 	enum verify_mode mode;
+	bool verify_before;		/* the verification pass ran before the measured runs */
 	const char *iperf_version;
 	char date_start[32];
 	char date_end[32];

@@ -54,6 +54,21 @@ static int get_uint(struct json_object *o, const char *key, unsigned int *v)
 	return 0;
 }
 
+/* A non-negative integer. */
+static int get_u64(struct json_object *o, const char *key, unsigned long long *v)
+{
+	struct json_object *x = get(o, key);
+	int64_t i;
+
+	if (!x || !json_object_is_type(x, json_type_int))
+		return -1;
+	i = json_object_get_int64(x);
+	if (i < 0 || i == INT64_MAX)	/* json-c saturates what does not fit */
+		return -1;
+	*v = (unsigned long long)i;
+	return 0;
+}
+
 static const char *get_str(struct json_object *o, const char *key)
 {
 	struct json_object *x = get(o, key);
@@ -323,64 +338,331 @@ static struct json_object *parse_top(const char *name, const char *text, size_t 
 	return top;
 }
 
-int raw_parse_record(const char *name, const char *text, size_t len, struct raw_run *run,
-		     char *err, size_t errlen)
+/* "name" of @key (a string) among @names (NULL terminated); its index or -1 */
+static int get_enum(struct json_object *o, const char *key, const char *const *names)
 {
-	struct json_object *top, *v;
-	unsigned int schema;
-	char msg[256];
-	const char *s;
-	int i, ret = -EINVAL;
+	const char *s = get_str(o, key);
+	int i;
 
-	memset(run, 0, sizeof(*run));
-	run->duration = run->omit = -1;
-	top = parse_top(name, text, len, err, errlen);
-	if (!top)
-		return -EINVAL;
-	if (get_uint(top, "schema", &schema) || schema != 1) {
-		seterr(err, errlen, "%s: \"schema\" missing or not 1", name);
-		goto out_put;
-	}
-	if (parse_row(get(top, "row"), run, msg, sizeof(msg)))
-		goto out_msg;
-	s = get_str(top, "direction");
-	for (i = 0; s && i < RAW_NDIRS; i++)
-		if (!strcmp(s, raw_dir_names[i]))
-			break;
-	if (!s || i == RAW_NDIRS) {
-		seterr(err, errlen, "%s: \"direction\" missing or not upload/download", name);
-		goto out_put;
+	for (i = 0; s && names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static int parse_direction(struct json_object *top, struct raw_run *run, char *msg,
+			   size_t len)
+{
+	static const char *const names[] = { "download", "upload", NULL };
+	int i = get_enum(top, "direction", names);
+
+	if (i < 0) {
+		seterr(msg, len, "\"direction\" missing or not upload/download");
+		return -1;
 	}
 	run->dir = i;
 	if (get_uint(top, "repetition", &run->repetition) || !run->repetition) {
-		seterr(err, errlen, "%s: \"repetition\" missing or not a positive integer", name);
+		seterr(msg, len, "\"repetition\" missing or not a positive integer");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_verify(struct json_object *top, struct raw_run *run, char *msg, size_t len)
+{
+	int i = get_enum(get(top, "verify"), "result", raw_verify_names);
+
+	if (i < 0) {
+		seterr(msg, len, "verify.result missing or not yes/no/n/a");
+		return -1;
+	}
+	run->verify = i;
+	run->has_verify = true;
+	return 0;
+}
+
+static int parse_pktgen(struct json_object *pg, struct raw_run *run, char *msg, size_t len)
+{
+	static const char *const keys[] = { "pkt_size", "count", "sent", "received", "errors",
+					    "elapsed_us" };
+	const struct workload_info *w = &brnf_workloads[run->workload];
+	struct raw_pktgen *p = &run->pktgen;
+	unsigned long long *v[] = { &p->pkt_size, &p->count, &p->sent, &p->received,
+				    &p->errors, &p->elapsed_us };
+	size_t i;
+
+	if (!pg || !json_object_is_type(pg, json_type_object)) {
+		seterr(msg, len, "\"pktgen\" missing or not an object (a %s run needs it)",
+		       w->name);
+		return -1;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (get_u64(pg, keys[i], v[i])) {
+			seterr(msg, len, "pktgen.%s missing or not a non-negative integer",
+			       keys[i]);
+			return -1;
+		}
+	}
+	if (p->pkt_size != w->pkt_size) {
+		seterr(msg, len, "pktgen.pkt_size %llu is not %s's %u", p->pkt_size, w->name,
+		       w->pkt_size);
+		return -1;
+	}
+	if (!p->sent) {
+		seterr(msg, len, "pktgen.sent is 0: no packet was sent");
+		return -1;
+	}
+	if (!p->elapsed_us) {
+		seterr(msg, len, "pktgen.elapsed_us is 0");
+		return -1;
+	}
+	run->value = (double)p->elapsed_us * 1000.0 / (double)p->sent;
+	run->mpps = (double)p->sent / (double)p->elapsed_us;
+	run->wire_mbps = (double)p->received * (double)(p->pkt_size + 4) * 8.0 /
+			 (double)p->elapsed_us;
+	return 0;
+}
+
+/* schema 1: a tcp run with its counting rules and its own verify block */
+static int parse_v1(struct json_object *top, struct raw_run *run, char *msg, size_t len)
+{
+	run->kind = RAW_MEASURE;
+	run->workload = WL_TCP;
+	run->counting_rules = true;
+	if (parse_direction(top, run, msg, len))
+		return -1;
+	if (get_uint(top, "order", &run->order)) {
+		seterr(msg, len, "\"order\" missing or not a non-negative integer");
+		return -1;
+	}
+	if (parse_flows(get(top, "flows"), run, msg, len))
+		return -1;
+	if (parse_readback(get(top, "readback"), run, msg, len))
+		return -1;
+	return parse_verify(top, run, msg, len);
+}
+
+static int parse_measure(struct json_object *top, struct raw_run *run, char *msg, size_t len)
+{
+	const char *names[WL_N + 1];
+	struct json_object *x;
+	int i;
+
+	run->kind = RAW_MEASURE;
+	for (i = 0; i < WL_N; i++)
+		names[i] = brnf_workloads[i].name;
+	names[i] = NULL;
+	i = get_enum(top, "workload", names);
+	if (i < 0) {
+		seterr(msg, len, "\"workload\" missing or not pps64/pps1514/tcp-bytes/tcp");
+		return -1;
+	}
+	run->workload = i;
+	if (parse_direction(top, run, msg, len))
+		return -1;
+	x = get(top, "counting_rules");
+	if (x && !json_object_is_type(x, json_type_boolean)) {
+		seterr(msg, len, "\"counting_rules\" is not true or false");
+		return -1;
+	}
+	run->counting_rules = x && json_object_get_boolean(x);
+	if (parse_readback(get(top, "readback"), run, msg, len))
+		return -1;
+	if (brnf_workloads[run->workload].pkt_size)
+		return parse_pktgen(get(top, "pktgen"), run, msg, len);
+	if (parse_flows(get(top, "flows"), run, msg, len))
+		return -1;
+	if (run->workload == WL_TCP_BYTES &&
+	    (get_u64(top, "bytes_per_flow", &run->bytes_per_flow) || !run->bytes_per_flow)) {
+		seterr(msg, len, "\"bytes_per_flow\" missing or not a positive integer");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_pass(struct json_object *top, struct raw_run *run, char *msg, size_t len)
+{
+	static const char *const rules[] = { "physdev", "iif", NULL };
+	int i;
+
+	run->kind = RAW_VERIFY_PASS;
+	i = get_enum(top, "rules", rules);
+	if (i < 0) {
+		seterr(msg, len, "\"rules\" missing or not physdev/iif");
+		return -1;
+	}
+	strcpy(run->rules, rules[i]);
+	if (get(top, "traffic") && !get_str(top, "traffic")) {
+		seterr(msg, len, "\"traffic\" is not a string");
+		return -1;
+	}
+	if (parse_readback(get(top, "readback"), run, msg, len))
+		return -1;
+	return parse_verify(top, run, msg, len);
+}
+
+/* A message quotes names from the input: keep it on one line. */
+static void one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}
+
+int raw_parse_record(const char *name, const char *text, size_t len, struct raw_run *run,
+		     char *err, size_t errlen)
+{
+	static const char *const kinds[] = { "measure", "verify", NULL };
+	struct json_object *top;
+	unsigned int schema;
+	char msg[256];
+	int ret = -1;
+
+	memset(run, 0, sizeof(*run));
+	run->duration = run->omit = -1;
+	run->readback_ok = true;
+	top = parse_top(name, text, len, err, errlen);
+	if (!top)
+		return -EINVAL;
+	if (get_uint(top, "schema", &schema) || (schema != 1 && schema != 2)) {
+		seterr(msg, sizeof(msg), "\"schema\" missing or not 1 or 2");
+		goto out_put;
+	}
+	run->schema = schema;
+	if (parse_row(get(top, "row"), run, msg, sizeof(msg)))
+		goto out_put;
+	if (schema == 1) {
+		ret = parse_v1(top, run, msg, sizeof(msg));
 		goto out_put;
 	}
 	if (get_uint(top, "order", &run->order)) {
-		seterr(err, errlen, "%s: \"order\" missing or not a non-negative integer", name);
+		seterr(msg, sizeof(msg), "\"order\" missing or not a non-negative integer");
 		goto out_put;
 	}
-	if (parse_flows(get(top, "flows"), run, msg, sizeof(msg)))
-		goto out_msg;
-	if (parse_readback(get(top, "readback"), run, msg, sizeof(msg)))
-		goto out_msg;
-	v = get(top, "verify");
-	s = get_str(v, "result");
-	for (i = 0; s && raw_verify_names[i]; i++)
-		if (!strcmp(s, raw_verify_names[i]))
-			break;
-	if (!s || !raw_verify_names[i]) {
-		seterr(err, errlen, "%s: verify.result missing or not yes/no/n/a", name);
-		goto out_put;
+	switch (get_enum(top, "kind", kinds)) {
+	case 0:
+		ret = parse_measure(top, run, msg, sizeof(msg));
+		break;
+	case 1:
+		ret = parse_pass(top, run, msg, sizeof(msg));
+		break;
+	default:
+		seterr(msg, sizeof(msg), "\"kind\" missing or not measure/verify");
+		break;
 	}
-	run->verify = i;
-	ret = 0;
-	goto out_put;
-out_msg:
-	seterr(err, errlen, "%s: %s", name, msg);
 out_put:
 	json_object_put(top);
-	return ret;
+	if (!ret)
+		return 0;
+	one_line(msg);
+	seterr(err, errlen, "%s: %s", name, msg);
+	return -EINVAL;
+}
+
+int raw_run_dir_name(const struct raw_run *run, char *buf, size_t len)
+{
+	int n;
+
+	if (run->kind == RAW_VERIFY_PASS)
+		n = snprintf(buf, len, "%04u-verify", run->order);
+	else
+		n = snprintf(buf, len, "%04u-%s-%s", run->order,
+			     brnf_workloads[run->workload].name, raw_dir_names[run->dir]);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* target_pct=: a number above 0, at most 100 */
+static int run_txt_target(const char *v, struct raw_run_txt *rt, char *msg, size_t len)
+{
+	char *e;
+	double t;
+
+	t = strtod(v, &e);
+	if (!*v || *e || !isfinite(t) || t <= 0 || t > 100) {
+		seterr(msg, len, "target_pct '%s' is not a number above 0 and at most 100", v);
+		return -1;
+	}
+	if (!isnan(rt->target_pct) && rt->target_pct != t) {
+		seterr(msg, len, "target_pct given twice (%g, %g)", rt->target_pct, t);
+		return -1;
+	}
+	rt->target_pct = t;
+	return 0;
+}
+
+/* target_workloads=: a comma list of workload names */
+static int run_txt_workloads(const char *v, struct raw_run_txt *rt, char *msg, size_t len)
+{
+	const char *p = v, *c;
+	unsigned int mask = 0;
+	size_t n;
+	int w;
+
+	if (!strcmp(v, "none")) {
+		mask = RAW_TARGET_NONE;
+		goto set;
+	}
+	do {
+		c = strchr(p, ',');
+		n = c ? (size_t)(c - p) : strlen(p);
+		for (w = 0; w < WL_N; w++)
+			if (strlen(brnf_workloads[w].name) == n &&
+			    !strncmp(p, brnf_workloads[w].name, n))
+				break;
+		if (w == WL_N) {
+			seterr(msg, len, "target_workloads: '%.*s' is not pps64/pps1514/tcp-bytes/"
+			       "tcp", (int)n, p);
+			return -1;
+		}
+		mask |= 1u << w;
+		p = c + 1;
+	} while (c);
+set:
+	if (rt->target_workloads && rt->target_workloads != mask) {
+		seterr(msg, len, "target_workloads given twice");
+		return -1;
+	}
+	rt->target_workloads = mask;
+	return 0;
+}
+
+int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw_run_txt *rt,
+		      char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len, *eol, *w, *we;
+	unsigned int line = 0;
+	char word[128], msg[256];
+	int ret;
+
+	rt->target_pct = NAN;
+	rt->target_workloads = 0;
+	for (; p < end; p = eol < end ? eol + 1 : end) {
+		line++;
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		for (w = p; w < eol; w = we) {
+			while (w < eol && strchr(" \t\r", *w))
+				w++;
+			for (we = w; we < eol && !strchr(" \t\r", *we); we++)
+				;
+			snprintf(word, sizeof(word), "%.*s", (int)(we - w), w);
+			if (!strncmp(word, "target_pct=", 11))
+				ret = run_txt_target(word + 11, rt, msg, sizeof(msg));
+			else if (!strncmp(word, "target_workloads=", 17))
+				ret = run_txt_workloads(word + 17, rt, msg, sizeof(msg));
+			else
+				continue;
+			if (ret || (size_t)(we - w) >= sizeof(word)) {
+				if (!ret)
+					seterr(msg, sizeof(msg), "'%.20s...' is too long", word);
+				one_line(msg);
+				seterr(err, errlen, "%s:%u: %s", name, line, msg);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
 }
 
 static void copy_str(char *dst, size_t len, struct json_object *o, const char *const *paths)
@@ -562,16 +844,18 @@ static void release_from_sysinfo(const char *si, char *buf, size_t len)
 		snprintf(buf, len, "%s", rel);
 }
 
+/* tcp: the sum of the flows' received rates; tcp-bytes: the bytes all flows received
+ * over the longest flow's time. In Mbit/s. */
 static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *part,
 		      char *err, size_t errlen)
 {
 	struct iperf_result res;
 	char path[4096], msg[256], *buf;
+	double bps = 0, bytes = 0, seconds = 0;
 	unsigned int i;
 	size_t len;
 	int ret;
 
-	run->bps = 0;
 	for (i = 0; i < run->nflows; i++) {
 		ret = path_join(path, sizeof(path), rundir, run->flow_file[i], err, errlen);
 		if (ret)
@@ -585,10 +869,20 @@ static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *
 			seterr(err, errlen, "%s: %s", path, msg);
 			return ret;
 		}
-		run->bps += res.bps;
-		if (!isfinite(run->bps)) {
-			seterr(err, errlen, "%s: the flows' rates add up to %g", path, run->bps);
+		bps += res.bps;
+		if (!isfinite(bps)) {
+			seterr(err, errlen, "%s: the flows' rates add up to %g", path, bps);
 			return -ERANGE;
+		}
+		if (run->workload == WL_TCP_BYTES) {
+			if (!(res.bytes > 0) || !(res.seconds > 0)) {
+				seterr(err, errlen, "%s: end.sum_received.bytes or .seconds missing "
+				       "or 0 (a tcp-bytes run needs both)", path);
+				return -EINVAL;
+			}
+			bytes += res.bytes;
+			if (res.seconds > seconds)
+				seconds = res.seconds;
 		}
 		if (i == 0) {
 			run->duration = res.duration;
@@ -599,6 +893,14 @@ static int read_flows(const char *rundir, struct raw_run *run, struct raw_part *
 				part->release_from_iperf = part->kernel_release[0];
 			}
 		}
+	}
+	if (run->workload == WL_TCP_BYTES)
+		run->value = bytes * 8 / seconds / 1e6;
+	else
+		run->value = bps / 1e6;
+	if (!isfinite(run->value)) {
+		seterr(err, errlen, "%s: the flows' bytes add up to %g", rundir, bytes);
+		return -ERANGE;
 	}
 	return 0;
 }
@@ -620,23 +922,25 @@ static int add_run(struct raw_set *s, size_t *cap, const struct raw_run *run)
 
 static const struct raw_run *cmp_base;
 
+static int cmp_uint(unsigned int a, unsigned int b)
+{
+	return (a > b) - (a < b);
+}
+
 static int cmp_run_id(const void *a, const void *b)
 {
 	const struct raw_run *x = &cmp_base[*(const size_t *)a];
 	const struct raw_run *y = &cmp_base[*(const size_t *)b];
 
-	if (x->row_index != y->row_index)
-		return x->row_index < y->row_index ? -1 : 1;
-	if (x->dir != y->dir)
-		return x->dir < y->dir ? -1 : 1;
-	if (x->repetition != y->repetition)
-		return x->repetition < y->repetition ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return cmp_uint(x->row_index, y->row_index) ?: cmp_uint(x->kind, y->kind) ?:
+	       cmp_uint(x->workload, y->workload) ?: cmp_uint(x->dir, y->dir) ?:
+	       cmp_uint(x->repetition, y->repetition) ?: strcmp(x->name, y->name);
 }
 
 /*
- * Within one part a row index names one configuration, and (row, direction,
- * repetition) one run: anything else would be counted twice or mixed up.
+ * Within one part a row index names one configuration (in measured runs and
+ * verification passes alike), and (row, workload, direction, repetition) one measured
+ * run: anything else would be counted twice or mixed up.
  */
 static int check_part(const char *path, const struct raw_set *s, size_t first,
 		      char *err, size_t errlen)
@@ -663,15 +967,31 @@ static int check_part(const char *path, const struct raw_set *s, size_t first,
 			seterr(err, errlen, "%s/%s/record.json: row.index %u is '%s' here but "
 			       "'%s' in %s", path, b->name, b->row_index, b->key, a->key, a->name);
 			ret = -EINVAL;
-		} else if (a->dir == b->dir && a->repetition == b->repetition) {
-			seterr(err, errlen, "%s/%s/record.json: row %u, %s, repetition %u again "
-			       "(also in %s)", path, b->name, b->row_index, raw_dir_names[b->dir],
+		} else if (a->kind == RAW_MEASURE && b->kind == RAW_MEASURE &&
+			   a->workload == b->workload && a->dir == b->dir &&
+			   a->repetition == b->repetition) {
+			seterr(err, errlen, "%s/%s/record.json: row %u, %s, %s, repetition %u "
+			       "again (also in %s)", path, b->name, b->row_index,
+			       brnf_workloads[b->workload].name, raw_dir_names[b->dir],
 			       b->repetition, a->name);
 			ret = -EINVAL;
 		}
 	}
 	free(ix);
 	return ret;
+}
+
+/* A schema 2 run directory is named after the record's order, workload and direction. */
+static int check_name(const char *rec, const struct raw_run *run, char *err, size_t errlen)
+{
+	char want[RAW_NAME_LEN];
+
+	if (raw_run_dir_name(run, want, sizeof(want)) || strcmp(run->name, want)) {
+		seterr(err, errlen, "%s: the run directory is '%s', the record says '%s' "
+		       "(order, workload, direction)", rec, run->name, want);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
@@ -737,9 +1057,16 @@ static int read_part(const char *dir, size_t pi, struct raw_set *s, size_t *cap,
 			break;
 		run->part = pi;
 		snprintf(run->name, sizeof(run->name), "%s", runs[i]);
-		ret = read_flows(rundir, run, part, err, errlen);
-		if (ret)
-			break;
+		if (run->schema >= 2) {
+			ret = check_name(rec, run, err, errlen);
+			if (ret)
+				break;
+		}
+		if (run->nflows) {
+			ret = read_flows(rundir, run, part, err, errlen);
+			if (ret)
+				break;
+		}
 		ret = add_run(s, cap, run);
 		if (ret) {
 			seterr(err, errlen, "%s: out of memory", rundir);
@@ -765,6 +1092,26 @@ static bool is_tmp_name(const char *name)
 		if (*p < '0' || *p > '9')
 			return false;
 	return true;
+}
+
+/* <dir>/run.txt is optional */
+static int read_run_txt(const char *dir, struct raw_set *s, char *err, size_t errlen)
+{
+	char path[4096], *buf;
+	size_t len;
+	int ret;
+
+	s->run_txt.target_pct = NAN;
+	s->run_txt.target_workloads = 0;
+	ret = path_join(path, sizeof(path), dir, "run.txt", err, errlen);
+	if (ret || access(path, F_OK))
+		return ret;
+	ret = file_read(path, RAW_MAX_FILE, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = raw_parse_run_txt(path, buf, len, &s->run_txt, err, errlen);
+	free(buf);
+	return ret;
 }
 
 int raw_read_dir(const char *dir, struct raw_set *s, char *err, size_t errlen)
@@ -805,6 +1152,9 @@ int raw_read_dir(const char *dir, struct raw_set *s, char *err, size_t errlen)
 		ret = -ENOENT;
 		goto out_free;
 	}
+	ret = read_run_txt(dir, s, err, errlen);
+	if (ret)
+		goto out_free;
 	free_names(parts, nparts);
 	return 0;
 

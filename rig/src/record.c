@@ -129,7 +129,7 @@ int record_write(const char *dir, const struct record *rec)
 	json_object_object_add(top, "row", row_json(rec));
 	if (rec->kind == RECORD_MEASURE) {
 		json_object_object_add(top, "workload",
-				       json_object_new_string(brnf_workload_names[rec->workload]));
+				       json_object_new_string(brnf_workloads[rec->workload].name));
 		json_object_object_add(top, "direction", json_object_new_string(rec->direction));
 		json_object_object_add(top, "repetition", json_object_new_int(rec->repetition));
 	}

@@ -56,7 +56,7 @@ struct record {
 	struct verification v;
 };
 
-/* Write <dir>/record.json (schema 2, /work/notes/schema2.md). 0 or -errno (with a
+/* Write <dir>/record.json (schema 2, rig/README.md "Raw data"). 0 or -errno (with a
  * message). */
 int record_write(const char *dir, const struct record *rec);
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render: tables from a results directory's raw data alone, see render.h.
+ * render: the files of a results directory from its raw data alone, see render.h.
  *
- * raw.c reads the runs, this file groups them into rows (by row_key(), in order of
- * row.index, then first appearance), computes each cell's statistics (stats.c) and fills
- * two tables (table.c): the main table in the seed's format plus change and
- * verification columns, and the spread table (n, sd, CV, median, min, max per cell).
+ * rowstats.c reads the runs and computes the statistics, rtables.c fills the tables;
+ * this file writes matrix.md (main tables per workload, notes, spread tables, lost
+ * packets, what was run), matrix.txt (the same for a terminal), matrix.csv (the cell
+ * table) and matrix.json (parts, run, target, rows -> cells), each through a
+ * temporary file and rename(2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,499 +19,9 @@
 #include <json-c/json.h>
 
 #include "errbuf.h"
-#include "raw.h"
 #include "render.h"
-#include "stats.h"
-#include "table.h"
-
-#define CV_MARK_LIMIT 0.03	/* mark cells whose CV exceeds 3% */
-#define CV_MARK "†"
-#define DETECT_CHANGE 0.02	/* repetitions needed to detect a 2% change */
-
-enum rverify { RV_NA, RV_YES, RV_NO, RV_PARTIAL, RV_READBACK, RV_NO_EXPECTED, RV_YES_UNEXPECTED };
-static const char *const rverify_names[] = {
-	[RV_NA] = "n/a", [RV_YES] = "yes", [RV_NO] = "no", [RV_PARTIAL] = "partial",
-	[RV_READBACK] = "no (readback)",
-	[RV_NO_EXPECTED] = "no (expected)", [RV_YES_UNEXPECTED] = "yes (expected no)",
-};
-
-static bool verify_failed(enum rverify v)
-{
-	return v == RV_NO || v == RV_READBACK || v == RV_YES_UNEXPECTED;
-}
-
-struct rcell {
-	double *v;		/* Mbit/s, one per run */
-	size_t n, cap;
-	struct stats_cell s;
-	struct stats_change chg;
-	bool has_stats, has_chg;
-};
-
-struct rrow {
-	char key[RAW_KEY_LEN];
-	struct brnf_row row;		/* from the first run of the row */
-	unsigned int index;		/* smallest row.index seen */
-	size_t first;			/* position of the first run */
-	struct rcell cell[RAW_NDIRS];
-	unsigned int nyes, nno, nna, nreadback_bad;
-	enum rverify verify;
-};
-
-struct render_ctx {
-	const char *dir;
-	struct raw_set raw;
-	struct rrow *rows;
-	size_t nrows;
-	size_t base;			/* baseline row */
-	unsigned int nverify_no;
-};
-
-static int cell_add(struct rcell *c, double v)
-{
-	double *tmp;
-
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 8;
-		tmp = realloc(c->v, c->cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		c->v = tmp;
-	}
-	c->v[c->n++] = v;
-	return 0;
-}
-
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct rrow *x = a, *y = b;
-
-	if (x->index != y->index)
-		return x->index < y->index ? -1 : 1;
-	return (x->first > y->first) - (x->first < y->first);
-}
-
-static int group_rows(struct render_ctx *ctx)
-{
-	struct rrow *r, *tmp;
-	struct raw_run *run;
-	size_t i, j, cap = 0;
-	int ret;
-
-	for (i = 0; i < ctx->raw.nruns; i++) {
-		run = &ctx->raw.runs[i];
-		for (j = 0; j < ctx->nrows; j++)
-			if (!strcmp(ctx->rows[j].key, run->key))
-				break;
-		if (j == ctx->nrows) {
-			if (ctx->nrows == cap) {
-				cap = cap ? cap * 2 : 16;
-				tmp = realloc(ctx->rows, cap * sizeof(*tmp));
-				if (!tmp)
-					return -ENOMEM;
-				ctx->rows = tmp;
-			}
-			r = &ctx->rows[ctx->nrows++];
-			memset(r, 0, sizeof(*r));
-			strcpy(r->key, run->key);
-			r->row = run->row;
-			r->index = run->row_index;
-			r->first = i;
-		}
-		r = &ctx->rows[j];
-		if (run->row_index < r->index)
-			r->index = run->row_index;
-		if (!r->row.label[0] && run->row.label[0])
-			strcpy(r->row.label, run->row.label);
-		ret = cell_add(&r->cell[run->dir], run->bps / 1e6);
-		if (ret)
-			return ret;
-		r->nyes += run->verify == RAW_VERIFY_YES;
-		r->nno += run->verify == RAW_VERIFY_NO;
-		r->nna += run->verify == RAW_VERIFY_NA;
-		r->nreadback_bad += !run->readback_ok;
-	}
-	/* stable: ties in row.index keep the order of first appearance */
-	qsort(ctx->rows, ctx->nrows, sizeof(*ctx->rows), cmp_rows);
-	return 0;
-}
-
-static int find_baseline(struct render_ctx *ctx, const char *want)
-{
-	size_t i;
-
-	ctx->base = 0;
-	if (!want)
-		return 0;
-	for (i = 0; i < ctx->nrows; i++)
-		if (!strcmp(ctx->rows[i].key, want))
-			goto found;
-	for (i = 0; i < ctx->nrows; i++)
-		if (!strcmp(ctx->rows[i].row.kernel, want))
-			goto found;
-	for (i = 0; i < ctx->nrows; i++)
-		if (ctx->rows[i].row.label[0] && !strcmp(ctx->rows[i].row.label, want))
-			goto found;
-	pr_err("%s: baseline '%s' matches no row key, kernel or label", ctx->dir, want);
-	return -EINVAL;
-found:
-	ctx->base = i;
-	return 0;
-}
-
-static int compute(struct render_ctx *ctx)
-{
-	struct rrow *r, *b = &ctx->rows[ctx->base];
-	size_t i;
-	int d, ret;
-
-	for (i = 0; i < ctx->nrows; i++) {
-		r = &ctx->rows[i];
-		for (d = 0; d < RAW_NDIRS; d++) {
-			if (!r->cell[d].n)
-				continue;
-			ret = stats_compute(r->cell[d].v, r->cell[d].n, &r->cell[d].s);
-			if (ret)
-				return ret;
-			r->cell[d].has_stats = true;
-		}
-		if (r->nreadback_bad)
-			r->verify = RV_READBACK;
-		else if (r->nno)
-			r->verify = RV_NO;
-		else if (r->nyes && !r->nna)
-			r->verify = RV_YES;
-		else if (r->nna && !r->nyes)
-			r->verify = RV_NA;
-		else
-			r->verify = RV_PARTIAL;
-		/* expect=mismatch: the row shows a design that ignores its
-		 * configuration; every run must say no */
-		if (r->row.expect_mismatch && r->verify == RV_NO && !r->nyes && !r->nna)
-			r->verify = RV_NO_EXPECTED;
-		else if (r->row.expect_mismatch && r->verify != RV_READBACK)
-			r->verify = RV_YES_UNEXPECTED;
-		ctx->nverify_no += verify_failed(r->verify);
-	}
-	for (i = 0; i < ctx->nrows; i++) {
-		r = &ctx->rows[i];
-		for (d = 0; d < RAW_NDIRS; d++) {
-			if (i == ctx->base || !r->cell[d].has_stats || !b->cell[d].has_stats)
-				continue;
-			if (stats_change(&r->cell[d].s, &b->cell[d].s, &r->cell[d].chg))
-				continue;	/* baseline mean 0: no change figure */
-			r->cell[d].has_chg = true;
-		}
-	}
-	return 0;
-}
-
-/* decimals for a value shown with an interval of half-width @ci */
-static int decimals(double ci)
-{
-	if (!isfinite(ci) || ci == 0 || ci >= 0.1)
-		return 1;
-	if (ci >= 0.01)
-		return 2;
-	return 3;
-}
-
-static const char *kernel_text(const struct brnf_row *r, char *buf, size_t len)
-{
-	if (r->label[0])
-		snprintf(buf, len, "%s (%s)", r->kernel, r->label);
-	else
-		snprintf(buf, len, "%s", r->kernel);
-	return buf;
-}
-
-/* ---- the main table ---------------------------------------------------------- */
-
-enum {
-	M_KERNEL, M_LABEL, M_GLOBAL, M_LOCAL, M_RULESET, M_KEY, M_DOWN, M_UP, M_CHG_DOWN,
-	M_CHG_UP, M_VERIFIED, M_BASELINE, M_NFIXED
-};
-
-static const struct tcol main_fixed[M_NFIXED] = {
-	[M_KERNEL] = { "kernel", "kernel", TA_LEFT, TC_BOTH, false, 0 },
-	[M_LABEL] = { "label", "label", TA_LEFT, TC_DATA, false, 0 },
-	[M_GLOBAL] = { "br-nf-* global", "global", TA_LEFT, TC_BOTH, false, 0 },
-	[M_LOCAL] = { "nf-call* iface", "local", TA_LEFT, TC_BOTH, false, 0 },
-	[M_RULESET] = { "ruleset", "ruleset", TA_LEFT, TC_BOTH, false, 0 },
-	[M_KEY] = { "key", "key", TA_LEFT, TC_DATA, false, 0 },
-	[M_DOWN] = { "download Mbit/s (mean ± 95% CI)", "download", TA_RIGHT, TC_TEXT, false, 0 },
-	[M_UP] = { "upload Mbit/s (mean ± 95% CI)", "upload", TA_RIGHT, TC_TEXT, false, 0 },
-	[M_CHG_DOWN] = { "Δ download vs baseline", "change_download", TA_LEFT, TC_TEXT,
-			 false, 0 },
-	[M_CHG_UP] = { "Δ upload vs baseline", "change_upload", TA_LEFT, TC_TEXT, false, 0 },
-	[M_VERIFIED] = { "filtering verified", "verified", TA_LEFT, TC_BOTH, false, 0 },
-	[M_BASELINE] = { "baseline", "baseline", TA_LEFT, TC_DATA, false, 0 },
-};
-
-/* per direction data columns (CSV/JSON), unrounded */
-enum {
-	D_N, D_MEAN, D_SD, D_CI95, D_CI_LOW, D_CI_HIGH, D_CV, D_MEDIAN, D_MIN, D_MAX,
-	D_REPS, D_CHG, D_CHG_LOW, D_CHG_HIGH, D_CHG_DOF, D_INDIST, D_VALUES, D_NFIELDS
-};
-static const char *const dir_fields[D_NFIELDS] = {
-	"n", "mean_mbps", "sd_mbps", "ci95_mbps", "ci95_low_mbps", "ci95_high_mbps", "cv",
-	"median_mbps", "min_mbps", "max_mbps", "reps_for_2pct", "change_pct",
-	"change_low_pct", "change_high_pct", "change_dof", "indistinguishable", "values_mbps",
-};
-
-#define MAIN_NCOLS (M_NFIXED + RAW_NDIRS * D_NFIELDS)
-
-static char dir_keys[RAW_NDIRS][D_NFIELDS][40];
-
-static void main_columns(struct tcol *cols)
-{
-	int d, f;
-
-	memcpy(cols, main_fixed, sizeof(main_fixed));
-	for (d = 0; d < RAW_NDIRS; d++) {
-		for (f = 0; f < D_NFIELDS; f++) {
-			struct tcol *c = &cols[M_NFIXED + d * D_NFIELDS + f];
-
-			snprintf(dir_keys[d][f], sizeof(dir_keys[d][f]), "%s_%s",
-				 raw_dir_names[d], dir_fields[f]);
-			memset(c, 0, sizeof(*c));
-			c->header = dir_keys[d][f];
-			c->key = dir_keys[d][f];
-			c->align = TA_RIGHT;
-			c->flags = TC_DATA;
-		}
-	}
-}
-
-static int rate_text(struct table *t, size_t row, size_t col, const struct rcell *c)
-{
-	const char *mark = c->has_stats && c->s.cv > CV_MARK_LIMIT ? " " CV_MARK : "";
-	int dec;
-
-	if (!c->has_stats)
-		return table_text(t, row, col, false, "-");
-	if (c->s.n < 2)
-		return table_text(t, row, col, false, "%.1f (n=1)", c->s.mean);
-	dec = decimals(c->s.ci95);
-	return table_text(t, row, col, false, "%.*f ± %.*f%s", dec, c->s.mean, dec, c->s.ci95,
-			  mark);
-}
-
-static int change_text(struct table *t, size_t row, size_t col, const struct rcell *c,
-		       bool is_base)
-{
-	int dec;
-
-	if (is_base)
-		return table_text(t, row, col, false, "baseline");
-	if (!c->has_chg)
-		return table_text(t, row, col, false, "-");
-	if (!c->chg.has_interval)
-		return table_text(t, row, col, false, "%+.1f%% (n=1)", c->chg.pct);
-	dec = c->chg.high - c->chg.low < 0.2 ? 2 : 1;
-	return table_text(t, row, col, false, "%+.*f%% [%+.*f, %+.*f]%s", dec, c->chg.pct,
-			  dec, c->chg.low, dec, c->chg.high,
-			  c->chg.indistinguishable ? " indistinguishable" : "");
-}
-
-static void dir_data(struct table *t, size_t row, int d, const struct rcell *c)
-{
-	size_t col = M_NFIXED + d * D_NFIELDS;
-	const struct stats_cell *s = &c->s;
-
-	if (!c->has_stats) {
-		table_int(t, row, col + D_N, 0);
-		return;
-	}
-	table_int(t, row, col + D_N, s->n);
-	table_nums(t, row, col + D_VALUES, c->v, c->n);
-	table_num(t, row, col + D_MEAN, s->mean);
-	table_num(t, row, col + D_SD, s->sd);
-	table_num(t, row, col + D_CI95, s->ci95);
-	table_num(t, row, col + D_CI_LOW, s->mean - s->ci95);
-	table_num(t, row, col + D_CI_HIGH, s->mean + s->ci95);
-	table_num(t, row, col + D_CV, s->cv);
-	table_num(t, row, col + D_MEDIAN, s->median);
-	table_num(t, row, col + D_MIN, s->min);
-	table_num(t, row, col + D_MAX, s->max);
-	if (stats_reps_needed(s, DETECT_CHANGE))
-		table_int(t, row, col + D_REPS, stats_reps_needed(s, DETECT_CHANGE));
-	if (!c->has_chg)
-		return;
-	table_num(t, row, col + D_CHG, c->chg.pct);
-	table_num(t, row, col + D_CHG_LOW, c->chg.low);
-	table_num(t, row, col + D_CHG_HIGH, c->chg.high);
-	table_num(t, row, col + D_CHG_DOF, c->chg.dof);
-	if (c->chg.has_interval)
-		table_bool(t, row, col + D_INDIST, c->chg.indistinguishable);
-}
-
-static int build_main(struct render_ctx *ctx, struct table *t)
-{
-	struct tcol cols[MAIN_NCOLS];
-	char buf[256];
-	bool any_ruleset = false;
-	struct rrow *r;
-	size_t i;
-	int row, d, ret;
-
-	main_columns(cols);
-	ret = table_init(t, cols, MAIN_NCOLS);
-	if (ret)
-		return ret;
-	for (i = 0; i < ctx->nrows; i++) {
-		r = &ctx->rows[i];
-		row = table_add_row(t);
-		if (row < 0)
-			return row;
-		any_ruleset |= strcmp(r->row.ruleset, "none") != 0;
-		ret = table_text(t, row, M_KERNEL, false, "%s",
-				 kernel_text(&r->row, buf, sizeof(buf)));
-		ret = ret ?: table_str(t, row, M_KERNEL, r->row.kernel);
-		ret = ret ?: table_str(t, row, M_LABEL, r->row.label);
-		row_global_str(&r->row, buf, sizeof(buf));
-		ret = ret ?: table_text(t, row, M_GLOBAL, false, "%s", buf);
-		ret = ret ?: table_str(t, row, M_GLOBAL, buf);
-		row_local_str(&r->row, buf, sizeof(buf));
-		ret = ret ?: table_text(t, row, M_LOCAL, false, "%s", buf);
-		ret = ret ?: table_str(t, row, M_LOCAL, buf);
-		ret = ret ?: table_text(t, row, M_RULESET, false, "%s", r->row.ruleset);
-		ret = ret ?: table_str(t, row, M_RULESET, r->row.ruleset);
-		ret = ret ?: table_str(t, row, M_KEY, r->key);
-		ret = ret ?: rate_text(t, row, M_DOWN, &r->cell[RAW_DOWNLOAD]);
-		ret = ret ?: rate_text(t, row, M_UP, &r->cell[RAW_UPLOAD]);
-		ret = ret ?: change_text(t, row, M_CHG_DOWN, &r->cell[RAW_DOWNLOAD],
-					 i == ctx->base);
-		ret = ret ?: change_text(t, row, M_CHG_UP, &r->cell[RAW_UPLOAD], i == ctx->base);
-		ret = ret ?: table_text(t, row, M_VERIFIED,
-					verify_failed(r->verify),
-					"%s", rverify_names[r->verify]);
-		ret = ret ?: table_str(t, row, M_VERIFIED, rverify_names[r->verify]);
-		ret = ret ?: table_bool(t, row, M_BASELINE, i == ctx->base);
-		if (ret)
-			return ret;
-		for (d = 0; d < RAW_NDIRS; d++)
-			dir_data(t, row, d, &r->cell[d]);
-	}
-	t->cols[M_RULESET].hidden = !any_ruleset;
-	return 0;
-}
-
-/* ---- the spread table (one row per cell) -------------------------------------- */
-
-enum {
-	S_KERNEL, S_GLOBAL, S_LOCAL, S_RULESET, S_DIR, S_N, S_MEAN, S_SD, S_CV, S_MEDIAN,
-	S_MIN, S_MAX, S_REPS, S_VALUES, S_NCOLS
-};
-
-static const struct tcol spread_cols[S_NCOLS] = {
-	[S_KERNEL] = { "kernel", "kernel", TA_LEFT, TC_BOTH, false, 0 },
-	[S_GLOBAL] = { "br-nf-* global", "global", TA_LEFT, TC_BOTH, false, 0 },
-	[S_LOCAL] = { "nf-call* iface", "local", TA_LEFT, TC_BOTH, false, 0 },
-	[S_RULESET] = { "ruleset", "ruleset", TA_LEFT, TC_BOTH, false, 0 },
-	[S_DIR] = { "direction", "direction", TA_LEFT, TC_BOTH, false, 0 },
-	[S_N] = { "n", "n", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_MEAN] = { "mean", "mean_mbps", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_SD] = { "sd", "sd_mbps", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_CV] = { "CV", "cv", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_MEDIAN] = { "median", "median_mbps", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_MIN] = { "min", "min_mbps", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_MAX] = { "max", "max_mbps", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_REPS] = { "reps for 2%", "reps_for_2pct", TA_RIGHT, TC_BOTH, false, 0 },
-	[S_VALUES] = { "runs in run order", "values_mbps", TA_LEFT, TC_BOTH, false, 0 },
-};
-
-#define VALUES_SHOWN 20		/* the text form lists at most this many runs */
-
-/* every run's rate, so that a mode flip is visible and not only its mean */
-static int values_text(struct table *t, size_t row, size_t col, const struct rcell *c)
-{
-	char buf[VALUES_SHOWN * 16 + 8];
-	size_t i, off = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < c->n && i < VALUES_SHOWN; i++)
-		off += snprintf(buf + off, sizeof(buf) - off, "%s%.1f", i ? " " : "", c->v[i]);
-	if (c->n > VALUES_SHOWN)
-		snprintf(buf + off, sizeof(buf) - off, " ...");
-	return table_text(t, row, col, false, "%s", buf) ?: table_nums(t, row, col, c->v, c->n);
-}
-
-static int build_spread(struct render_ctx *ctx, const struct table *main, struct table *t)
-{
-	const struct stats_cell *s;
-	struct rrow *r;
-	unsigned long reps;
-	char buf[256];
-	size_t i;
-	int row, d, ret;
-
-	ret = table_init(t, spread_cols, S_NCOLS);
-	if (ret)
-		return ret;
-	t->cols[S_RULESET].hidden = main->cols[M_RULESET].hidden;
-	for (i = 0; i < ctx->nrows; i++) {
-		r = &ctx->rows[i];
-		for (d = 0; d < RAW_NDIRS; d++) {
-			s = &r->cell[d].s;
-			row = table_add_row(t);
-			if (row < 0)
-				return row;
-			ret = table_text(t, row, S_KERNEL, false, "%s",
-					 kernel_text(&r->row, buf, sizeof(buf)));
-			ret = ret ?: table_str(t, row, S_KERNEL, r->row.kernel);
-			row_global_str(&r->row, buf, sizeof(buf));
-			ret = ret ?: table_text(t, row, S_GLOBAL, false, "%s", buf);
-			ret = ret ?: table_str(t, row, S_GLOBAL, buf);
-			row_local_str(&r->row, buf, sizeof(buf));
-			ret = ret ?: table_text(t, row, S_LOCAL, false, "%s", buf);
-			ret = ret ?: table_str(t, row, S_LOCAL, buf);
-			ret = ret ?: table_text(t, row, S_RULESET, false, "%s", r->row.ruleset);
-			ret = ret ?: table_str(t, row, S_RULESET, r->row.ruleset);
-			ret = ret ?: table_text(t, row, S_DIR, false, "%s", raw_dir_names[d]);
-			ret = ret ?: table_str(t, row, S_DIR, raw_dir_names[d]);
-			ret = ret ?: table_text(t, row, S_N, false, "%zu", r->cell[d].n);
-			ret = ret ?: table_int(t, row, S_N, r->cell[d].n);
-			if (ret)
-				return ret;
-			if (!r->cell[d].has_stats) {
-				for (int c = S_MEAN; c < S_NCOLS; c++)
-					table_text(t, row, c, false, "-");
-				continue;
-			}
-			ret = table_text(t, row, S_MEAN, false, "%.2f", s->mean);
-			ret = ret ?: table_num(t, row, S_MEAN, s->mean);
-			if (s->n >= 2) {
-				ret = ret ?: table_text(t, row, S_SD, false, "%.2f", s->sd);
-				ret = ret ?: table_text(t, row, S_CV, false, "%.2f%%%s",
-							100 * s->cv,
-							s->cv > CV_MARK_LIMIT ? " " CV_MARK : "");
-			} else {
-				ret = ret ?: table_text(t, row, S_SD, false, "n=1");
-				ret = ret ?: table_text(t, row, S_CV, false, "n=1");
-			}
-			ret = ret ?: table_num(t, row, S_SD, s->sd);
-			ret = ret ?: table_num(t, row, S_CV, s->cv);
-			ret = ret ?: table_text(t, row, S_MEDIAN, false, "%.2f", s->median);
-			ret = ret ?: table_num(t, row, S_MEDIAN, s->median);
-			ret = ret ?: table_text(t, row, S_MIN, false, "%.2f", s->min);
-			ret = ret ?: table_num(t, row, S_MIN, s->min);
-			ret = ret ?: table_text(t, row, S_MAX, false, "%.2f", s->max);
-			ret = ret ?: table_num(t, row, S_MAX, s->max);
-			reps = stats_reps_needed(s, DETECT_CHANGE);
-			if (reps) {
-				ret = ret ?: table_text(t, row, S_REPS, false, "%lu", reps);
-				ret = ret ?: table_int(t, row, S_REPS, reps);
-			} else {
-				ret = ret ?: table_text(t, row, S_REPS, false, "-");
-			}
-			ret = ret ?: values_text(t, row, S_VALUES, &r->cell[d]);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
+#include "rowstats.h"
+#include "rtables.h"
 
 /* ---- what was run (from the raw data and provenance) ---------------------------- */
 
@@ -523,41 +34,39 @@ struct distinct {
 };
 
 struct summary {
-	struct distinct flows, duration, omit, reps;
-	unsigned int nruns;
-	bool icount;
+	struct distinct flows[2];	/* tcp, tcp-bytes */
+	struct distinct duration, omit, bytes, pkts, reps, parts;
 };
 
-static void distinct(const double *v, size_t n, struct distinct *d)
+static void distinct_add(struct distinct *d, double v)
 {
-	size_t i, j;
+	size_t j;
 
-	memset(d, 0, sizeof(*d));
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < d->n; j++)
-			if (d->v[j] == v[i])
-				break;
-		if (j < d->n)
-			continue;
-		if (d->n == DISTINCT_MAX) {
-			d->more = true;
+	for (j = 0; j < d->n; j++)
+		if (d->v[j] == v)
 			return;
-		}
-		d->v[d->n++] = v[i];
-	}
+	if (d->n == DISTINCT_MAX)
+		d->more = true;
+	else
+		d->v[d->n++] = v;
 }
 
 /* "3 s" or "1 s, 3 s" (each with @unit) */
 static const char *distinct_str(const struct distinct *d, const char *unit, char *buf, size_t len)
 {
 	size_t off = 0, i;
+	char num[40];
 
 	buf[0] = '\0';
 	for (i = 0; i < d->n && off < len; i++) {
+		if (d->v[i] == floor(d->v[i]) && fabs(d->v[i]) < 1e15)
+			snprintf(num, sizeof(num), "%.0f", d->v[i]);
+		else
+			num_shortest(d->v[i], num, sizeof(num));
 		if (d->v[i] < 0)
 			off += snprintf(buf + off, len - off, "%sunknown", i ? ", " : "");
 		else
-			off += snprintf(buf + off, len - off, "%s%g%s", i ? ", " : "", d->v[i], unit);
+			off += snprintf(buf + off, len - off, "%s%s%s", i ? ", " : "", num, unit);
 	}
 	if (d->more && off < len)
 		snprintf(buf + off, len - off, ", ...");
@@ -577,32 +86,40 @@ static struct json_object *distinct_json(const struct distinct *d)
 	return a;
 }
 
-static int summarize(struct render_ctx *ctx, struct summary *sm)
+static void summarize(struct rowstats *rs, struct summary *sm)
 {
-	size_t n = ctx->raw.nruns, i;
-	double *v;
+	const struct raw_run *run;
+	const struct rcell *c;
+	size_t i;
+	int w, d;
 
 	memset(sm, 0, sizeof(*sm));
-	v = calloc(n + ctx->nrows * RAW_NDIRS + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		v[i] = ctx->raw.runs[i].nflows;
-	distinct(v, n, &sm->flows);
-	for (i = 0; i < n; i++)
-		v[i] = ctx->raw.runs[i].duration;
-	distinct(v, n, &sm->duration);
-	for (i = 0; i < n; i++)
-		v[i] = ctx->raw.runs[i].omit;
-	distinct(v, n, &sm->omit);
-	for (i = 0; i < ctx->nrows * RAW_NDIRS; i++)
-		v[i] = ctx->rows[i / RAW_NDIRS].cell[i % RAW_NDIRS].n;
-	distinct(v, ctx->nrows * RAW_NDIRS, &sm->reps);
-	sm->nruns = n;
-	for (i = 0; i < ctx->raw.nparts; i++)
-		sm->icount |= !strcmp(ctx->raw.parts[i].clock, "icount");
-	free(v);
-	return 0;
+	for (i = 0; i < rs->raw.nruns; i++) {
+		run = &rs->raw.runs[i];
+		if (run->kind != RAW_MEASURE)
+			continue;
+		if (run->nflows)
+			distinct_add(&sm->flows[run->workload == WL_TCP_BYTES], run->nflows);
+		if (run->workload == WL_TCP) {
+			distinct_add(&sm->duration, run->duration);
+			distinct_add(&sm->omit, run->omit);
+		}
+		if (run->workload == WL_TCP_BYTES)
+			distinct_add(&sm->bytes, run->bytes_per_flow);
+		if (rowstats_is_pps(run->workload))
+			distinct_add(&sm->pkts, run->pktgen.count);
+	}
+	for (w = 0; w < WL_N; w++) {
+		for (i = 0; i < rs->nrows; i++) {
+			for (d = 0; d < RAW_NDIRS; d++) {
+				c = &rs->rows[i].cell[w][d];
+				if (!c->n)
+					continue;
+				distinct_add(&sm->reps, c->n);
+				distinct_add(&sm->parts, c->u.nparts);
+			}
+		}
+	}
 }
 
 static const char *or_unknown(const char *s)
@@ -610,13 +127,13 @@ static const char *or_unknown(const char *s)
 	return s && *s ? s : "unknown";
 }
 
-static void print_parts(struct render_ctx *ctx, FILE *f, const char *bullet)
+static void print_parts(struct rowstats *rs, FILE *f, const char *bullet)
 {
 	const struct raw_part *p;
 	size_t i;
 
-	for (i = 0; i < ctx->raw.nparts; i++) {
-		p = &ctx->raw.parts[i];
+	for (i = 0; i < rs->raw.nparts; i++) {
+		p = &rs->raw.parts[i];
 		fprintf(f, "%s%s: kernel %s%s, clock %s, test bed %s", bullet, p->name,
 			or_unknown(p->kernel_release),
 			p->release_from_iperf ? " (from iperf3 system_info)" : "",
@@ -638,114 +155,269 @@ static void print_parts(struct render_ctx *ctx, FILE *f, const char *bullet)
 	}
 }
 
-static void print_notes(struct render_ctx *ctx, const struct summary *sm, FILE *f)
+static bool any_icount(const struct rowstats *rs)
 {
-	fprintf(f, "Rates: the receiver's rate (iperf3 `end.sum_received`) summed over the "
-		   "parallel flows of a run, in Mbit/s (10^6 bit/s). A cell is the mean over "
-		   "its runs ± the half-width of the 95%% confidence interval (Student t, "
-		   "n-1 degrees of freedom); \"n=1\" has no interval. "
+	size_t i;
+
+	for (i = 0; i < rs->raw.nparts; i++)
+		if (!strcmp(rs->raw.parts[i].clock, "icount"))
+			return true;
+	return false;
+}
+
+static bool any_pps(const struct rowstats *rs)
+{
+	return rs->has_wl[WL_PPS64] || rs->has_wl[WL_PPS1514];
+}
+
+/* lost-packet lines of workload @w: one per cell with runs whose received != sent */
+static void print_lost(struct rowstats *rs, int w, FILE *f, const char *bullet)
+{
+	const struct rcell *c;
+	char buf[320];
+	size_t i;
+	int d;
+
+	for (i = 0; i < rs->nrows; i++) {
+		for (d = 0; d < RAW_NDIRS; d++) {
+			c = &rs->rows[i].cell[w][d];
+			if (!c->lost_runs)
+				continue;
+			fprintf(f, "%s%s %s, %s %s: %zu of %zu runs received %llu packets of %llu "
+				"sent (%s%llu)\n", bullet, LOST_MARK, brnf_workloads[w].name,
+				rowstats_row_text(&rs->rows[i].row, buf, sizeof(buf)), raw_dir_names[d],
+				c->lost_runs, c->n, c->received, c->sent,
+				c->received > c->sent ? "+" : "-",
+				c->received > c->sent ? c->received - c->sent :
+							c->sent - c->received);
+		}
+	}
+}
+
+static void print_notes(struct rowstats *rs, FILE *f)
+{
+	fprintf(f, "## How to read the tables\n\n");
+	if (any_pps(rs))
+		fprintf(f, "- %s: kernel pktgen's time per packet sent, `elapsed_us` "
+			   "× 1000 / `sent`, in nanoseconds per packet (lower is better); under "
+			   "`-icount` guest time counts instructions, so this is instructions "
+			   "per packet of the whole path (sender, AP, receiver's ingress). Mpps "
+			   "= sent / elapsed_us; wire Mbit/s = received × (pkt_size + 4) × 8 / "
+			   "elapsed_us.\n", rs->has_wl[WL_PPS64] && rs->has_wl[WL_PPS1514] ?
+			"pps64, pps1514" : rs->has_wl[WL_PPS64] ? "pps64" : "pps1514");
+	if (rs->has_wl[WL_TCP_BYTES])
+		fprintf(f, "- tcp-bytes: the bytes received over all parallel flows (iperf3 "
+			   "`-n`, `end.sum_received.bytes`) × 8 / the longest flow's receive "
+			   "time, in Mbit/s.\n");
+	if (rs->has_wl[WL_TCP])
+		fprintf(f, "- tcp: the receiver's rate (iperf3 `end.sum_received`) summed over "
+			   "the parallel flows of a run, in Mbit/s (10^6 bit/s).\n");
+	fprintf(f, "\nA cell is the mean over its units ± the half-width of the 95%% "
+		   "confidence interval (Student t, n-1 degrees of freedom). The units are "
+		   "the parts' (boots') means when the cell's runs come from two or more "
+		   "parts, because runs in one boot are not independent, else its runs; "
+		   "\"parts × runs\" says how many of each; \"n=1\" has no interval. "
 		   "Δ: change of the mean against the baseline row (`%s`) in percent, with "
 		   "the 95%% Welch interval of the difference divided by the baseline mean; "
-		   "\"indistinguishable\" when that interval contains 0.\n\n",
-		ctx->rows[ctx->base].key);
-	fprintf(f, "Filtering verified: iptables `physdev` counters in the AP namespace show "
-		   "whether exactly the bridges the row configured passed their frames to "
-		   "iptables (yes: every run; no: some run did not, the row's numbers do not "
-		   "measure what it claims; n/a: not checked; partial: some runs yes, the "
-		   "others not checked; \"no (readback)\": a flag read back differed from "
-		   "the row; \"no (expected)\": a row marked expect=mismatch, which shows a "
-		   "design that ignores its configuration, and it did).\n\n");
-	fprintf(f, "%s CV (sd/mean) above 3%%: the runs of this cell spread widely, possibly "
-		   "between modes; see min and max below.\n\n", CV_MARK);
-	if (sm->icount)
+		   "\"indistinguishable\" when that interval contains 0.%s \"reached ±%g%%\" "
+		   "(the target, %s): yes when the half-width of that interval, (high - low) "
+		   "/ 2, is at most %g%%; for the baseline row, when its own 95%% half-width "
+		   "in percent of its mean is.\n\n",
+		rs->rows[rs->base].key, any_pps(rs) ? " A positive change in ns/packet is a "
+		"cost, in Mbit/s a gain." : "", rs->target, rs->target_src, rs->target);
+	if (rs->any_v2)
+		fprintf(f, "Filtering verified: measured runs load no counting rules. A "
+			   "verification pass of each row in each part (boot), in the same "
+			   "configuration, loads them for its own traffic only (iptables "
+			   "`physdev` counters where br_netfilter exists; `-i` rules where it "
+			   "does not, whose result is n/a) and shows whether exactly the bridges "
+			   "the row configured passed their frames to iptables (yes: every pass "
+			   "that can tell; no: some pass did not, the row's numbers do not "
+			   "measure what it claims; n/a: not checked; missing: a part with "
+			   "measured runs of the row but no pass; \"no (readback)\": a flag read "
+			   "back differed from the row; \"no (expected)\": a row marked "
+			   "expect=mismatch, which shows a design that ignores its "
+			   "configuration, and it did).\n\n");
+	if (rs->any_v1)
+		fprintf(f, "Filtering verified%s: iptables `physdev` counters in the AP "
+			   "namespace show whether exactly the bridges the row configured passed "
+			   "their frames to iptables (yes: every run; no: some run did not, the "
+			   "row's numbers do not measure what it claims; n/a: not checked; "
+			   "partial: some runs yes, the others not checked; \"no (readback)\": a "
+			   "flag read back differed from the row; \"no (expected)\": a row marked "
+			   "expect=mismatch, which shows a design that ignores its "
+			   "configuration, and it did). These runs (raw schema 1) were measured "
+			   "with the counting rules loaded.\n\n",
+			rs->any_v2 ? " (raw schema 1 runs)" : "");
+	fprintf(f, "%s CV (sd/mean) of the units above 3%%: they spread widely, possibly "
+		   "between modes; see the spread table.\n\n", CV_MARK);
+	if (rs->nlost_cells)
+		fprintf(f, "%s some runs of the cell received a different number of packets "
+			   "than pktgen sent (the value is per packet sent): see \"Lost "
+			   "packets\".\n\n", LOST_MARK);
+	if (any_icount(rs))
 		fprintf(f, "Clock `icount`: guest time advances with every executed instruction, "
-			   "so a rate measures instructions per byte on a model of an in-order "
+			   "so a rate measures instructions per byte%s on a model of an in-order "
 			   "CPU with uniform instruction cost, like the router in the seed, "
-			   "without caches.\n\n");
+			   "without caches.\n\n", any_pps(rs) ? " (ns/packet: instructions per "
+							       "packet)" : "");
 }
 
-static int write_md(struct render_ctx *ctx, struct table *main, struct table *spread,
-		    const struct summary *sm, FILE *f)
+static void print_run(struct rowstats *rs, const struct summary *sm, FILE *f)
 {
-	char buf[160];
-	int ret;
+	char buf[160], b2[160];
+	int w, n;
+
+	for (w = 0; w < WL_N; w++) {
+		if (!rs->has_wl[w])
+			continue;
+		fprintf(f, "- %s: %s", brnf_workloads[w].name, brnf_workloads[w].what);
+		if (rowstats_is_pps(w))
+			fprintf(f, "; packets per run: %s",
+				distinct_str(&sm->pkts, "", buf, sizeof(buf)));
+		else
+			fprintf(f, "; flows per run: %s",
+				distinct_str(&sm->flows[w == WL_TCP_BYTES], "", buf, sizeof(buf)));
+		if (w == WL_TCP_BYTES)
+			fprintf(f, "; bytes per flow: %s",
+				distinct_str(&sm->bytes, "", buf, sizeof(buf)));
+		if (w == WL_TCP)
+			fprintf(f, "; duration: %s, omitted warm-up: %s",
+				distinct_str(&sm->duration, " s", buf, sizeof(buf)),
+				distinct_str(&sm->omit, " s", b2, sizeof(b2)));
+		fputc('\n', f);
+	}
+	fprintf(f, "- runs per cell: %s, from parts: %s (%zu measured runs, %zu verification "
+		   "passes, in %zu part%s)\n", distinct_str(&sm->reps, "", buf, sizeof(buf)),
+		distinct_str(&sm->parts, "", b2, sizeof(b2)), rs->nmeasured, rs->npasses,
+		rs->raw.nparts, rs->raw.nparts == 1 ? "" : "s");
+	if (!rs->ncounting)
+		fprintf(f, "- counting rules during measured runs: none\n");
+	else
+		fprintf(f, "- counting rules during measured runs: loaded in %zu of %zu\n",
+			rs->ncounting, rs->nmeasured);
+	fprintf(f, "- target: 95%% half-width of a change at most %g%% (%s), for", rs->target,
+		rs->target_src);
+	for (n = 0, w = 0; w < WL_N; w++)
+		if (rs->has_wl[w] && rs->has_target[w])
+			fprintf(f, "%s %s", n++ ? "," : "", brnf_workloads[w].name);
+	fputc('\n', f);
+}
+
+static int write_md(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
+		    FILE *f)
+{
+	int w, ret;
 
 	fprintf(f, "# brnf matrix\n\n");
-	ret = table_print_md(main, f);
-	if (ret)
-		return ret;
-	fputc('\n', f);
-	print_notes(ctx, sm, f);
+	for (w = 0; w < WL_N; w++) {
+		if (!rs->has_wl[w])
+			continue;
+		fprintf(f, "## %s: %s, %s is better\n\n%s.\n\n", brnf_workloads[w].name,
+			brnf_workloads[w].unit, brnf_workloads[w].lower_better ? "lower" : "higher",
+			brnf_workloads[w].what);
+		ret = table_print_md(&tb->mains[w], f);
+		if (ret)
+			return ret;
+		if (!rs->has_target[w])
+			fprintf(f, "\nNo target for %s (run.txt target_workloads).\n",
+				brnf_workloads[w].name);
+		fputc('\n', f);
+	}
+	print_notes(rs, f);
 	fprintf(f, "## Spread per cell\n\n");
-	ret = table_print_md(spread, f);
-	if (ret)
-		return ret;
-	fprintf(f, "\nValues in Mbit/s. \"reps for 2%%\": repetitions per row that would detect "
-		   "a 2%% change at this sd (two-sample, 95%%, 80%% power, normal "
-		   "approximation). \"runs in run order\": every run's rate, parts in name "
-		   "order, runs in the order they ran.\n\n");
+	for (w = 0; w < WL_N; w++) {
+		if (!rs->has_wl[w])
+			continue;
+		fprintf(f, "### %s (%s)\n\n", brnf_workloads[w].name, brnf_workloads[w].unit);
+		rtables_spread_show(tb, w);
+		ret = table_print_md_rows(&tb->cells, f, tb->wl_first[w], tb->wl_rows[w]);
+		if (ret)
+			return ret;
+		fputc('\n', f);
+	}
+	fprintf(f, "Values in the workload's unit; mean, sd, CV, min and max over the units. "
+		   "\"units in order\": the parts' (boots') means in part name order when the "
+		   "cell has two or more parts, so that boot-to-boot modes show, else every "
+		   "run in run order (matrix.json holds every run). \"reps for 2%%\": units "
+		   "per row that would detect a 2%% change at this sd (two-sample, 95%%, 80%% "
+		   "power, normal approximation).\n\n");
+	if (rs->nlost_cells) {
+		fprintf(f, "## Lost packets\n\n");
+		for (w = 0; w < WL_N; w++)
+			print_lost(rs, w, f, "- ");
+		fputc('\n', f);
+	}
 	fprintf(f, "## What was run\n\n");
-	fprintf(f, "- flows per run: %s\n", distinct_str(&sm->flows, "", buf, sizeof(buf)));
-	fprintf(f, "- duration: %s", distinct_str(&sm->duration, " s", buf, sizeof(buf)));
-	fprintf(f, ", omitted warm-up: %s\n", distinct_str(&sm->omit, " s", buf, sizeof(buf)));
-	fprintf(f, "- runs per cell (repetitions, over all parts): %s (%u runs in %zu part%s)\n",
-		distinct_str(&sm->reps, "", buf, sizeof(buf)), sm->nruns, ctx->raw.nparts,
-		ctx->raw.nparts == 1 ? "" : "s");
-	print_parts(ctx, f, "- ");
-	if (ctx->nverify_no)
+	print_run(rs, sm, f);
+	print_parts(rs, f, "- ");
+	if (rs->nverify_no)
 		fprintf(f, "\n**Filtering verification failed for %u row%s.**\n",
-			ctx->nverify_no, ctx->nverify_no == 1 ? "" : "s");
+			rs->nverify_no, rs->nverify_no == 1 ? "" : "s");
 	return ferror(f) ? -EIO : 0;
 }
 
-static int write_txt(struct render_ctx *ctx, struct table *main, struct table *spread,
-		     const struct summary *sm, FILE *f)
+static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
+		     FILE *f)
 {
-	char buf[160];
-	int ret;
+	int w, ret;
 
-	ret = table_print_text(main, f);
-	if (ret)
-		return ret;
-	fprintf(f, "\nMbit/s, mean ± 95%% CI; Δ vs %s with 95%% Welch interval; " CV_MARK
-		   " CV > 3%%\n\n", ctx->rows[ctx->base].key);
-	ret = table_print_text(spread, f);
-	if (ret)
-		return ret;
-	fprintf(f, "\nflows %s", distinct_str(&sm->flows, "", buf, sizeof(buf)));
-	fprintf(f, ", duration %s", distinct_str(&sm->duration, " s", buf, sizeof(buf)));
-	fprintf(f, ", omit %s", distinct_str(&sm->omit, " s", buf, sizeof(buf)));
-	fprintf(f, ", runs per cell %s\n", distinct_str(&sm->reps, "", buf, sizeof(buf)));
-	if (sm->icount)
-		fprintf(f, "icount: rates measure instructions per byte on a model of an in-order "
-			   "CPU with uniform instruction cost, without caches\n");
-	print_parts(ctx, f, "");
-	if (ctx->nverify_no)
-		fprintf(f, "FILTERING VERIFICATION FAILED for %u row%s\n", ctx->nverify_no,
-			ctx->nverify_no == 1 ? "" : "s");
+	for (w = 0; w < WL_N; w++) {
+		if (!rs->has_wl[w])
+			continue;
+		fprintf(f, "%s: %s, %s is better\n\n", brnf_workloads[w].name,
+			brnf_workloads[w].unit, brnf_workloads[w].lower_better ? "lower" : "higher");
+		ret = table_print_text(&tb->mains[w], f);
+		if (ret)
+			return ret;
+		if (!rs->has_target[w])
+			fprintf(f, "no target for %s (run.txt target_workloads)\n",
+				brnf_workloads[w].name);
+		fputc('\n', f);
+	}
+	fprintf(f, "mean ± 95%% CI over units (boots' means with >= 2 boots, else runs); Δ vs "
+		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
+		   " CV > 3%%%s\n\n", rs->rows[rs->base].key, rs->target, rs->target_src,
+		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "");
+	for (w = 0; w < WL_N; w++) {
+		if (!rs->has_wl[w])
+			continue;
+		fprintf(f, "%s spread (%s)\n\n", brnf_workloads[w].name, brnf_workloads[w].unit);
+		rtables_spread_show(tb, w);
+		ret = table_print_text_rows(&tb->cells, f, tb->wl_first[w], tb->wl_rows[w]);
+		if (ret)
+			return ret;
+		fputc('\n', f);
+	}
+	for (w = 0; w < WL_N; w++)
+		print_lost(rs, w, f, "");
+	print_run(rs, sm, f);
+	if (any_icount(rs))
+		fprintf(f, "icount: rates measure instructions per byte%s on a model of an "
+			   "in-order CPU with uniform instruction cost, without caches\n",
+			any_pps(rs) ? " (ns/packet: instructions per packet)" : "");
+	print_parts(rs, f, "");
+	if (rs->nverify_no)
+		fprintf(f, "FILTERING VERIFICATION FAILED for %u row%s\n", rs->nverify_no,
+			rs->nverify_no == 1 ? "" : "s");
 	return ferror(f) ? -EIO : 0;
 }
 
-static int write_json(struct render_ctx *ctx, struct table *main, struct table *spread,
-		      const struct summary *sm, FILE *f)
+static struct json_object *parts_json(struct rowstats *rs)
 {
-	struct json_object *top, *parts, *p, *rows, *cells, *run;
+	struct json_object *parts, *p;
 	const struct raw_part *rp;
-	const char *s;
 	size_t i;
-	int ret = -ENOMEM;
 
-	top = json_object_new_object();
-	if (!top)
-		return -ENOMEM;
 	parts = json_object_new_array();
-	if (!parts || json_object_object_add(top, "parts", parts))
-		goto out_put;
-	for (i = 0; i < ctx->raw.nparts; i++) {
-		rp = &ctx->raw.parts[i];
+	for (i = 0; parts && i < rs->raw.nparts; i++) {
+		rp = &rs->raw.parts[i];
 		p = json_object_new_object();
-		if (!p || json_object_array_add(parts, p))
-			goto out_put;
+		if (!p || json_object_array_add(parts, p)) {
+			json_object_put(p);
+			json_object_put(parts);
+			return NULL;
+		}
 		json_object_object_add(p, "name", json_object_new_string(rp->name));
 		json_object_object_add(p, "kernel_release",
 				       json_object_new_string(rp->kernel_release));
@@ -765,24 +437,131 @@ static int write_json(struct render_ctx *ctx, struct table *main, struct table *
 		json_object_object_add(p, "wall_seconds", rp->wall_seconds >= 0 ?
 				       json_object_new_double(rp->wall_seconds) : NULL);
 	}
-	run = json_object_new_object();
-	if (!run || json_object_object_add(top, "run", run))
-		goto out_put;
-	json_object_object_add(run, "flows", distinct_json(&sm->flows));
+	return parts;
+}
+
+static struct json_object *run_json(struct rowstats *rs, const struct summary *sm)
+{
+	struct json_object *run = json_object_new_object();
+
+	if (!run)
+		return NULL;
+	json_object_object_add(run, "flows", distinct_json(&sm->flows[0]));
+	json_object_object_add(run, "flows_tcp_bytes", distinct_json(&sm->flows[1]));
 	json_object_object_add(run, "duration_seconds", distinct_json(&sm->duration));
 	json_object_object_add(run, "omit_seconds", distinct_json(&sm->omit));
+	json_object_object_add(run, "bytes_per_flow", distinct_json(&sm->bytes));
+	json_object_object_add(run, "pktgen_count", distinct_json(&sm->pkts));
 	json_object_object_add(run, "runs_per_cell", distinct_json(&sm->reps));
-	json_object_object_add(run, "runs", json_object_new_int64(sm->nruns));
-	json_object_object_add(top, "unit", json_object_new_string("Mbit/s (10^6 bit/s)"));
-	json_object_object_add(top, "baseline",
-			       json_object_new_string(ctx->rows[ctx->base].key));
-	json_object_object_add(top, "verify_failed_rows",
-			       json_object_new_int64(ctx->nverify_no));
-	rows = table_to_json(main);
-	if (!rows || json_object_object_add(top, "rows", rows))
+	json_object_object_add(run, "parts_per_cell", distinct_json(&sm->parts));
+	json_object_object_add(run, "runs", json_object_new_int64(rs->nmeasured));
+	json_object_object_add(run, "verify_passes", json_object_new_int64(rs->npasses));
+	json_object_object_add(run, "counting_rules_runs", json_object_new_int64(rs->ncounting));
+	return run;
+}
+
+static struct json_object *workloads_json(struct rowstats *rs)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	int w;
+
+	for (w = 0; a && w < WL_N; w++) {
+		if (!rs->has_wl[w])
+			continue;
+		o = json_object_new_object();
+		if (!o || json_object_array_add(a, o)) {
+			json_object_put(o);
+			json_object_put(a);
+			return NULL;
+		}
+		json_object_object_add(o, "name", json_object_new_string(brnf_workloads[w].name));
+		json_object_object_add(o, "unit", json_object_new_string(brnf_workloads[w].unit));
+		json_object_object_add(o, "better", json_object_new_string(
+					       brnf_workloads[w].lower_better ? "lower" : "higher"));
+		json_object_object_add(o, "what", json_object_new_string(brnf_workloads[w].what));
+	}
+	return a;
+}
+
+/* rows -> cells: a row's fields from its first cell's TC_GROUP columns */
+static struct json_object *rows_json(struct rowstats *rs, const struct table *cells)
+{
+	struct json_object *rows, *row = NULL, *arr, *c;
+	const struct rrow *r;
+	size_t i, first;
+	int w, d;
+
+	rows = json_object_new_array();
+	for (i = 0; rows && i < rs->nrows; i++) {
+		r = &rs->rows[i];
+		first = (size_t)-1;
+		for (w = 0; w < WL_N && first == (size_t)-1; w++)
+			for (d = 0; d < RAW_NDIRS && first == (size_t)-1; d++)
+				if (r->cell[w][d].has_stats)
+					first = r->cell[w][d].trow;
+		row = table_row_json(cells, first, TJ_GROUP);
+		arr = row ? json_object_new_array() : NULL;
+		if (!arr || json_object_object_add(row, "cells", arr)) {
+			json_object_put(arr);
+			goto out_put;
+		}
+		for (w = 0; w < WL_N; w++) {
+			for (d = 0; d < RAW_NDIRS; d++) {
+				if (!r->cell[w][d].has_stats)
+					continue;
+				c = table_row_json(cells, r->cell[w][d].trow, TJ_MEMBER);
+				if (!c || json_object_array_add(arr, c)) {
+					json_object_put(c);
+					goto out_put;
+				}
+			}
+		}
+		if (json_object_array_add(rows, row))
+			goto out_put;
+	}
+	return rows;
+out_put:
+	json_object_put(row);
+	json_object_put(rows);
+	return NULL;
+}
+
+static int write_json(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
+		      FILE *f)
+{
+	struct json_object *top, *o;
+	char num[40];
+	const char *s;
+	int w, ret = -ENOMEM;
+
+	top = json_object_new_object();
+	if (!top)
+		return -ENOMEM;
+	json_object_object_add(top, "format", json_object_new_int(2));
+	o = parts_json(rs);
+	if (!o || json_object_object_add(top, "parts", o))
 		goto out_put;
-	cells = table_to_json(spread);
-	if (!cells || json_object_object_add(top, "cells", cells))
+	o = run_json(rs, sm);
+	if (!o || json_object_object_add(top, "run", o))
+		goto out_put;
+	num_shortest(rs->target, num, sizeof(num));
+	json_object_object_add(top, "target_pct", json_object_new_double_s(rs->target, num));
+	json_object_object_add(top, "target_source", json_object_new_string(rs->target_key));
+	o = json_object_new_array();
+	for (w = 0; o && w < WL_N; w++)
+		if (rs->has_wl[w] && rs->has_target[w])
+			json_object_array_add(o, json_object_new_string(brnf_workloads[w].name));
+	if (!o || json_object_object_add(top, "target_workloads", o))
+		goto out_put;
+	json_object_object_add(top, "baseline",
+			       json_object_new_string(rs->rows[rs->base].key));
+	json_object_object_add(top, "verify_failed_rows",
+			       json_object_new_int64(rs->nverify_no));
+	o = workloads_json(rs);
+	if (!o || json_object_object_add(top, "workloads", o))
+		goto out_put;
+	o = rows_json(rs, &tb->cells);
+	if (!o || json_object_object_add(top, "rows", o))
 		goto out_put;
 	s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_SPACED |
@@ -798,30 +577,29 @@ out_put:
 
 /* ---- files -------------------------------------------------------------------- */
 
-typedef int (*writer_fn)(struct render_ctx *, struct table *, struct table *,
-			 const struct summary *, FILE *);
+typedef int (*writer_fn)(struct rowstats *, struct rtables *, const struct summary *,
+			 FILE *);
 
-static int write_csv(struct render_ctx *ctx, struct table *main, struct table *spread,
-		     const struct summary *sm, FILE *f)
+static int write_csv(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
+		     FILE *f)
 {
-	(void)ctx;
-	(void)spread;
+	(void)rs;
 	(void)sm;
-	return table_print_csv(main, f);
+	return table_print_csv(&tb->cells, f);
 }
 
 /* Write <dir>/<name> through <dir>/.<name>.tmp.<pid> and rename(2). */
-static int write_file(struct render_ctx *ctx, const char *name, writer_fn fn,
-		      struct table *main, struct table *spread, const struct summary *sm)
+static int write_file(struct rowstats *rs, const char *name, writer_fn fn,
+		      struct rtables *tb, const struct summary *sm)
 {
 	char path[4096], tmp[4096];
 	FILE *f;
 	int ret;
 
-	if (snprintf(path, sizeof(path), "%s/%s", ctx->dir, name) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", ctx->dir, name, (int)getpid()) >=
+	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", rs->dir, name, (int)getpid()) >=
 		    (int)sizeof(tmp)) {
-		pr_err("%s/%s: path too long", ctx->dir, name);
+		pr_err("%s/%s: path too long", rs->dir, name);
 		return -ENAMETOOLONG;
 	}
 	f = fopen(tmp, "w");
@@ -830,7 +608,7 @@ static int write_file(struct render_ctx *ctx, const char *name, writer_fn fn,
 		pr_err("%s: %s", tmp, strerror(errno));
 		return ret;
 	}
-	ret = fn(ctx, main, spread, sm, f);
+	ret = fn(rs, tb, sm, f);
 	if (ret) {
 		fclose(f);
 		unlink(tmp);
@@ -859,18 +637,6 @@ static int write_file(struct render_ctx *ctx, const char *name, writer_fn fn,
 	return 0;
 }
 
-static void ctx_free(struct render_ctx *ctx)
-{
-	size_t i;
-	int d;
-
-	for (i = 0; i < ctx->nrows; i++)
-		for (d = 0; d < RAW_NDIRS; d++)
-			free(ctx->rows[i].cell[d].v);
-	free(ctx->rows);
-	raw_free(&ctx->raw);
-}
-
 int render_dir(const char *dir, const struct render_opts *o)
 {
 	static const struct {
@@ -882,53 +648,41 @@ int render_dir(const char *dir, const struct render_opts *o)
 		{ "matrix.json", write_json },
 		{ "matrix.txt", write_txt },
 	};
-	struct render_ctx ctx = { .dir = dir };
-	struct table main = { 0 }, spread = { 0 };
+	struct rowstats_opts ro = {
+		.baseline = o ? o->baseline : NULL,
+		.target_pct = o ? o->target_pct : 0,
+		.strict = o && o->strict,
+	};
+	struct rowstats rs;
+	struct rtables tb;
 	struct summary sm;
-	char err[4400];
 	size_t i;
 	int ret;
 
-	ret = raw_read_dir(dir, &ctx.raw, err, sizeof(err));
-	if (ret) {
-		pr_err("%s", err);
-		return ret;
-	}
-	ret = group_rows(&ctx);
-	if (ret)
-		goto out_nomem;
-	ret = find_baseline(&ctx, o ? o->baseline : NULL);
+	memset(&tb, 0, sizeof(tb));
+	ret = rowstats_load(&rs, dir, &ro);
 	if (ret)
 		goto out_free;
-	ret = compute(&ctx);
+	summarize(&rs, &sm);
+	ret = rtables_build(&tb, &rs);
 	if (ret) {
-		pr_err("%s: statistics failed: %s", dir, strerror(-ret));
+		pr_err("%s: out of memory", dir);
 		goto out_free;
 	}
-	ret = summarize(&ctx, &sm);
-	ret = ret ?: build_main(&ctx, &main);
-	ret = ret ?: build_spread(&ctx, &main, &spread);
-	if (ret)
-		goto out_nomem;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		ret = write_file(&ctx, files[i].name, files[i].fn, &main, &spread, &sm);
+		ret = write_file(&rs, files[i].name, files[i].fn, &tb, &sm);
 		if (ret)
 			goto out_free;
 	}
 	if (o && o->print) {
-		ret = write_txt(&ctx, &main, &spread, &sm, stdout);
+		ret = write_txt(&rs, &tb, &sm, stdout);
 		fflush(stdout);
 		if (ret)
 			goto out_free;
 	}
-	ret = ctx.nverify_no ? RENDER_VERIFY_FAILED : 0;
-	goto out_free;
-
-out_nomem:
-	pr_err("%s: out of memory", dir);
+	ret = rs.nverify_no ? RENDER_VERIFY_FAILED : 0;
 out_free:
-	table_free(&main);
-	table_free(&spread);
-	ctx_free(&ctx);
+	rtables_free(&tb);
+	rowstats_free(&rs);
 	return ret;
 }

@@ -2,11 +2,25 @@
 /*
  * render: tables from a results directory's raw data alone.
  *
- * Reads <dir>/raw/<part>/provenance.json and <dir>/raw/<part>/runs/<run>/
- * {record.json,flow-*.json}, computes the per-cell statistics and writes
- * matrix.md, matrix.csv, matrix.json and matrix.txt into <dir>, each via a
- * temporary file and rename(2).  Rendering the same raw data twice gives
- * byte-identical files.
+ * Reads <dir>/raw/<part>/... and <dir>/run.txt (raw.h), computes the statistics of
+ * every cell (row, workload, direction) and writes matrix.md, matrix.csv, matrix.json
+ * and matrix.txt into <dir>, each via a temporary file and rename(2). Rendering the
+ * same raw data twice gives byte-identical files.
+ *
+ * matrix.json ("format": 2): "parts" (one object per part: provenance and QEMU facts),
+ * "run" (what was run: distinct values as numbers), "target_pct", "target_source"
+ * ("option", "run.txt" or "default") and "target_workloads" (those it is for),
+ * "baseline" (the baseline row's key), "verify_failed_rows", "workloads" (name, unit,
+ * better, what), and "rows": one object per matrix row (key, kernel, label, global,
+ * local, ruleset, expect, baseline, verified, verify_passes, verify_missing_parts)
+ * holding "cells", one per workload and direction: workload, direction, unit, better,
+ * stat_unit ("part" or "run": what n counts), n, n_parts, n_runs, mean, sd, ci95,
+ * ci95_low, ci95_high, ci95_pct, cv, median, min, max (over the units), reps_for_2pct,
+ * change_pct, change_low_pct, change_high_pct, change_dof, indistinguishable,
+ * halfwidth_pct, reached, units, units_change_pct, per_part, part_names, part_runs,
+ * values, run_names (every run), and for pps workloads mpps, wire_mbps, sent, received,
+ * lost_runs. Numbers are JSON numbers, null where there is none (e.g. an interval of
+ * one unit). matrix.csv holds the same cells, one line each, the row's fields repeated.
  */
 #ifndef BRNF_RENDER_H
 #define BRNF_RENDER_H
@@ -18,6 +32,9 @@ struct render_opts {
 	const char *baseline;	/* row key or kernel (or label) of the row the
 				 * changes are measured against; NULL = the
 				 * first row */
+	double target_pct;	/* > 0: overrides run.txt's target_pct (else 0.3) */
+	bool strict;		/* a row without a verification pass in some part
+				 * is an error, not only shown */
 };
 
 /* Exit status render_dir() returns when some row's filtering verification

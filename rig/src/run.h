@@ -27,6 +27,7 @@ struct run_cfg {
 	unsigned long bytes;	/* --bytes: bytes per flow of a tcp-bytes run */
 	bool offloads;
 	bool dynamic_neigh;	/* --neighbours dynamic */
+	bool verify_before;	/* --verify before: the verification pass comes first */
 	const char *ruleset;
 	const char *out;
 	const char *part;

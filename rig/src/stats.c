@@ -192,6 +192,62 @@ int stats_change(const struct stats_cell *row, const struct stats_cell *base,
 	return 0;
 }
 
+int stats_units(const double *v, const size_t *part, size_t n, struct stats_units *u)
+{
+	size_t i, j;
+
+	memset(u, 0, sizeof(*u));
+	if (!n)
+		return -EINVAL;
+	u->part_mean = calloc(n, sizeof(*u->part_mean));
+	u->part_id = calloc(n, sizeof(*u->part_id));
+	u->part_runs = calloc(n, sizeof(*u->part_runs));
+	u->v = calloc(n, sizeof(*u->v));
+	if (!u->part_mean || !u->part_id || !u->part_runs || !u->v) {
+		stats_units_free(u);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < u->nparts; j++)
+			if (u->part_id[j] == part[i])
+				break;
+		if (j == u->nparts)
+			u->part_id[u->nparts++] = part[i];
+		u->part_mean[j] += v[i];
+		u->part_runs[j]++;
+	}
+	for (j = 0; j < u->nparts; j++)
+		u->part_mean[j] /= u->part_runs[j];
+	u->by_part = u->nparts >= 2;
+	u->n = u->by_part ? u->nparts : n;
+	memcpy(u->v, u->by_part ? u->part_mean : v, u->n * sizeof(*u->v));
+	return 0;
+}
+
+void stats_units_free(struct stats_units *u)
+{
+	free(u->v);
+	free(u->part_mean);
+	free(u->part_id);
+	free(u->part_runs);
+	memset(u, 0, sizeof(*u));
+}
+
+double stats_change_halfwidth(const struct stats_change *c)
+{
+	return c->has_interval ? (c->high - c->low) / 2 : NAN;
+}
+
+double stats_ci95_pct(const struct stats_cell *s)
+{
+	return s->n >= 2 && s->mean > 0 ? 100.0 * s->ci95 / s->mean : NAN;
+}
+
+bool stats_reached(double halfwidth_pct, double target_pct)
+{
+	return halfwidth_pct <= target_pct;	/* false for NAN */
+}
+
 unsigned long stats_reps_needed(const struct stats_cell *s, double rel)
 {
 	double delta, n;

@@ -27,6 +27,21 @@ struct stats_change {
 	bool indistinguishable;	/* the interval contains 0 */
 };
 
+/*
+ * The unit of a cell's statistics. Runs inside one boot are not independent (6.12's
+ * TCP boot-to-boot modes): when a cell's runs come from two or more parts (boots), each
+ * part's mean over its runs is one observation; with one part, each run is.
+ */
+struct stats_units {
+	double *v;		/* the units: part means when by_part, else the runs */
+	size_t n;
+	bool by_part;
+	double *part_mean;	/* per part, in order of first appearance */
+	size_t *part_id;	/* the caller's part number of each */
+	size_t *part_runs;	/* runs of each part */
+	size_t nparts;
+};
+
 /* Regularized incomplete beta function I_x(a, b). */
 double stats_betai(double a, double b, double x);
 /* Student t distribution function P(T <= t) with nu degrees of freedom (nu > 0, may be
@@ -42,6 +57,19 @@ int stats_compute(const double *v, size_t n, struct stats_cell *s);
 /* Change of @row against @base. 0, or -EINVAL when the base mean is not positive. */
 int stats_change(const struct stats_cell *row, const struct stats_cell *base,
 		 struct stats_change *c);
+
+/* The units of @n runs with values @v, run i from part @part[i]. 0, -EINVAL when n == 0,
+ * or -ENOMEM. Free with stats_units_free(). */
+int stats_units(const double *v, const size_t *part, size_t n, struct stats_units *u);
+void stats_units_free(struct stats_units *u);
+
+/* Half-width (high - low) / 2 of a change's interval, in percent of the base mean; NAN
+ * without an interval. */
+double stats_change_halfwidth(const struct stats_change *c);
+/* A cell's own 95% half-width in percent of its mean; NAN when n < 2 or mean <= 0. */
+double stats_ci95_pct(const struct stats_cell *s);
+/* The target is reached when the half-width is known and at most @target_pct. */
+bool stats_reached(double halfwidth_pct, double target_pct);
 
 /* Repetitions per row needed to detect a relative change @rel (e.g. 0.02) of the mean
  * with a two-sample test at 95% (two-sided) and 80% power, normal approximation, at the

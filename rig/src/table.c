@@ -22,11 +22,22 @@ int table_init(struct table *t, const struct tcol *cols, size_t ncols)
 	return 0;
 }
 
+static void strs_free(struct tcell *c)
+{
+	size_t i;
+
+	for (i = 0; c->strs && i < c->nnums; i++)
+		free(c->strs[i]);
+	free(c->strs);
+	c->strs = NULL;
+}
+
 static void cell_clear(struct tcell *c)
 {
 	free(c->text);
 	free(c->str);
 	free(c->nums);
+	strs_free(c);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -97,6 +108,7 @@ static void value_clear(struct tcell *c)
 	c->str = NULL;
 	free(c->nums);
 	c->nums = NULL;
+	strs_free(c);
 	c->nnums = 0;
 	c->type = TV_NULL;
 }
@@ -159,6 +171,24 @@ int table_nums(struct table *t, size_t row, size_t col, const double *v, size_t 
 		memcpy(c->nums, v, n * sizeof(*v));
 	c->nnums = n;
 	c->type = TV_NUMS;
+	return 0;
+}
+
+int table_strs(struct table *t, size_t row, size_t col, const char *const *v, size_t n)
+{
+	struct tcell *c = cell(t, row, col);
+	value_clear(c);
+	c->strs = calloc(n ? n : 1, sizeof(*c->strs));
+	if (!c->strs)
+		return -ENOMEM;
+	c->type = TV_STRS;
+	for (c->nnums = 0; c->nnums < n; c->nnums++) {
+		c->strs[c->nnums] = strdup(v[c->nnums]);
+		if (!c->strs[c->nnums]) {
+			value_clear(c);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -233,9 +263,9 @@ static bool shown(const struct tcol *c)
 	return (c->flags & TC_TEXT) && !c->hidden;
 }
 
-int table_print_md(struct table *t, FILE *f)
+int table_print_md_rows(struct table *t, FILE *f, size_t first, size_t n)
 {
-	size_t r, c, w;
+	size_t r, c, w, end = first + n > t->nrows ? t->nrows : first + n;
 	char *s;
 
 	for (c = 0; c < t->ncols; c++) {
@@ -244,7 +274,7 @@ int table_print_md(struct table *t, FILE *f)
 		w = utf8_width(t->cols[c].header);
 		if (w < 3)
 			w = 3;
-		for (r = 0; r < t->nrows; r++) {
+		for (r = first; r < end; r++) {
 			s = md_cell(cell(t, r, c));
 			if (!s)
 				return -ENOMEM;
@@ -272,7 +302,7 @@ int table_print_md(struct table *t, FILE *f)
 		fputs(t->cols[c].align == TA_RIGHT ? ":|" : "-|", f);
 	}
 	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
+	for (r = first; r < end; r++) {
 		fputc('|', f);
 		for (c = 0; c < t->ncols; c++) {
 			if (!shown(&t->cols[c]))
@@ -288,6 +318,11 @@ int table_print_md(struct table *t, FILE *f)
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+int table_print_md(struct table *t, FILE *f)
+{
+	return table_print_md_rows(t, f, 0, t->nrows);
 }
 
 static size_t last_shown(const struct table *t)
@@ -325,15 +360,15 @@ static void print_text_line(const struct table *t, FILE *f, size_t r)
 	fputc('\n', f);
 }
 
-int table_print_text(struct table *t, FILE *f)
+int table_print_text_rows(struct table *t, FILE *f, size_t first, size_t n)
 {
-	size_t r, c, w, total = 0;
+	size_t r, c, w, total = 0, end = first + n > t->nrows ? t->nrows : first + n;
 
 	for (c = 0; c < t->ncols; c++) {
 		if (!shown(&t->cols[c]))
 			continue;
 		w = utf8_width(t->cols[c].header);
-		for (r = 0; r < t->nrows; r++)
+		for (r = first; r < end; r++)
 			if (utf8_width(text_of(cell(t, r, c))) > w)
 				w = utf8_width(text_of(cell(t, r, c)));
 		t->cols[c].width = w;
@@ -343,9 +378,46 @@ int table_print_text(struct table *t, FILE *f)
 	for (w = 0; w < total; w++)
 		fputc('-', f);
 	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++)
+	for (r = first; r < end; r++)
 		print_text_line(t, f, r);
 	return ferror(f) ? -EIO : 0;
+}
+
+int table_print_text(struct table *t, FILE *f)
+{
+	return table_print_text_rows(t, f, 0, t->nrows);
+}
+
+static void csv_quoted(FILE *f, const char *s, bool open, bool close)
+{
+	if (open)
+		fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	if (close)
+		fputc('"', f);
+}
+
+/* space separated, quoted as one field when any entry needs it */
+static void csv_strs(FILE *f, const struct tcell *v)
+{
+	bool quote = false;
+	size_t k;
+
+	for (k = 0; k < v->nnums; k++)
+		quote |= strpbrk(v->strs[k], ",\"\r\n") != NULL;
+	if (quote)
+		fputc('"', f);
+	for (k = 0; k < v->nnums; k++) {
+		if (k)
+			fputc(' ', f);
+		csv_quoted(f, v->strs[k], false, false);
+	}
+	if (quote)
+		fputc('"', f);
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -354,13 +426,7 @@ static void csv_field(FILE *f, const char *s)
 		fputs(s, f);
 		return;
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	csv_quoted(f, s, true, true);
 }
 
 int table_print_csv(const struct table *t, FILE *f)
@@ -408,6 +474,9 @@ int table_print_csv(const struct table *t, FILE *f)
 					fprintf(f, "%s%s", k ? " " : "", num);
 				}
 				break;
+			case TV_STRS:
+				csv_strs(f, v);
+				break;
 			case TV_NULL:
 			default:
 				break;
@@ -444,36 +513,70 @@ static struct json_object *cell_json(const struct tcell *v)
 			}
 		}
 		return a;
+	case TV_STRS:
+		a = json_object_new_array();
+		for (k = 0; a && k < v->nnums; k++) {
+			if (json_object_array_add(a, json_object_new_string(v->strs[k]))) {
+				json_object_put(a);
+				return NULL;
+			}
+		}
+		return a;
 	case TV_NULL:
 	default:
 		return NULL;
 	}
 }
 
+static bool json_wanted(const struct tcol *c, enum tjson_cols which)
+{
+	if (!(c->flags & TC_DATA))
+		return false;
+	if (which == TJ_GROUP)
+		return c->flags & TC_GROUP;
+	if (which == TJ_MEMBER)
+		return !(c->flags & TC_GROUP);
+	return true;
+}
+
+struct json_object *table_row_json(const struct table *t, size_t r, enum tjson_cols which)
+{
+	struct json_object *row, *v;
+	size_t c;
+
+	row = json_object_new_object();
+	if (!row)
+		return NULL;
+	for (c = 0; c < t->ncols; c++) {
+		if (!json_wanted(&t->cols[c], which))
+			continue;
+		v = cell_json(cell(t, r, c));
+		if (v == NULL && cell(t, r, c)->type != TV_NULL)
+			goto out_put;
+		if (json_object_object_add(row, t->cols[c].key, v))
+			goto out_put;
+	}
+	return row;
+out_put:
+	json_object_put(row);
+	return NULL;
+}
+
 struct json_object *table_to_json(const struct table *t)
 {
-	struct json_object *arr, *row, *v;
-	size_t r, c;
+	struct json_object *arr, *row;
+	size_t r;
 
 	arr = json_object_new_array();
 	if (!arr)
 		return NULL;
 	for (r = 0; r < t->nrows; r++) {
-		row = json_object_new_object();
-		if (!row || json_object_array_add(arr, row))
-			goto out_put;
-		for (c = 0; c < t->ncols; c++) {
-			if (!(t->cols[c].flags & TC_DATA))
-				continue;
-			v = cell_json(cell(t, r, c));
-			if (v == NULL && cell(t, r, c)->type != TV_NULL)
-				goto out_put;
-			if (json_object_object_add(row, t->cols[c].key, v))
-				goto out_put;
+		row = table_row_json(t, r, TJ_ALL);
+		if (!row || json_object_array_add(arr, row)) {
+			json_object_put(row);
+			json_object_put(arr);
+			return NULL;
 		}
 	}
 	return arr;
-out_put:
-	json_object_put(arr);
-	return NULL;
 }

@@ -6,11 +6,15 @@
 
 #include "workload.h"
 
-const char *const brnf_workload_names[WL_N] = {
-	[WL_TCP] = "tcp",
-	[WL_TCP_BYTES] = "tcp-bytes",
-	[WL_PPS64] = "pps64",
-	[WL_PPS1514] = "pps1514",
+const struct workload_info brnf_workloads[WL_N] = {
+	[WL_PPS64] = { "pps64", "ns/packet", true, 60,
+		       "kernel pktgen, a fixed count of 64-byte frames (UDP, one flow)" },
+	[WL_PPS1514] = { "pps1514", "ns/packet", true, 1514,
+			 "kernel pktgen, a fixed count of 1518-byte frames (UDP, one flow)" },
+	[WL_TCP_BYTES] = { "tcp-bytes", "Mbit/s", false, 0,
+			   "parallel iperf3 TCP flows, a fixed number of bytes each" },
+	[WL_TCP] = { "tcp", "Mbit/s", false, 0,
+		     "parallel iperf3 TCP flows for a fixed time (the seed's)" },
 };
 
 int workload_find(const char *name)
@@ -18,21 +22,9 @@ int workload_find(const char *name)
 	unsigned int w;
 
 	for (w = 0; w < WL_N; w++)
-		if (!strcmp(name, brnf_workload_names[w]))
+		if (!strcmp(name, brnf_workloads[w].name))
 			return w;
 	return -EINVAL;
-}
-
-unsigned int workload_pkt_size(enum brnf_workload w)
-{
-	switch (w) {
-	case WL_PPS64:
-		return 60;
-	case WL_PPS1514:
-		return 1514;
-	default:
-		return 0;
-	}
 }
 
 int workload_parse_list(const char *list, unsigned int order[WL_N], unsigned int *n,
@@ -56,7 +48,7 @@ int workload_parse_list(const char *list, unsigned int order[WL_N], unsigned int
 		name[e - p] = '\0';
 		w = workload_find(name);
 		if (w < 0) {
-			snprintf(err, errlen, "unknown workload '%s' (tcp, tcp-bytes, pps64, pps1514)",
+			snprintf(err, errlen, "unknown workload '%s' (pps64, pps1514, tcp-bytes, tcp)",
 				 name);
 			return -EINVAL;
 		}

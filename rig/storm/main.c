@@ -37,6 +37,8 @@ static void usage(FILE *f)
 "  --expect MODE    hooks registered: ondemand (iff a switch is set), always (vanilla:\n"
 "                   iff a bridge exists), auto (decided by the all-off check; default)\n"
 "  --out DIR        write ops-<worker>.log, kernel.log, hooks.txt and summary.txt there\n"
+"  --module-churn   worker 0 also unloads and loads br_netfilter (rmmod, modprobe) as\n"
+"                   an operation; br_netfilter must be a loaded module (a guest's)\n"
 "Exit status: 0 PASS, 1 FAIL (or error), 2 usage.\n", STORM_MAX_WORKERS);
 }
 
@@ -49,6 +51,22 @@ static int parse_num(const char *opt, const char *s, unsigned long min, unsigned
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Is br_netfilter a loaded module (not built in, not absent)? */
+static bool brnf_is_module(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/modules", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "br_netfilter ", strlen("br_netfilter "));
+	fclose(f);
+	return found;
 }
 
 static int parse_args(int argc, char **argv, struct storm_opts *o)
@@ -64,6 +82,7 @@ static int parse_args(int argc, char **argv, struct storm_opts *o)
 		{ "no-ping", no_argument, NULL, 'P' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "module-churn", no_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -127,6 +146,9 @@ static int parse_args(int argc, char **argv, struct storm_opts *o)
 		case 'o':
 			o->out = optarg;
 			break;
+		case 'M':
+			o->module_churn = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -140,6 +162,11 @@ static int parse_args(int argc, char **argv, struct storm_opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "brnf-storm: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->module_churn && !brnf_is_module()) {
+		fprintf(stderr, "brnf-storm: --module-churn: br_netfilter is not a loaded module "
+			"(not in /proc/modules)\n");
 		return -EINVAL;
 	}
 	if (!seeded) {
@@ -236,8 +263,9 @@ int main(int argc, char **argv)
 	bed_reap_stale();
 	uname(&u);
 	say("brnf-storm: kernel %s, seed %lu, %lu operations in %u workers, time limit %u s, "
-	    "%u flows of %u s%s, expect %s\n", u.release, o.seed, o.ops, o.workers,
-	    o.time_limit, o.flows, o.flow_time, o.ping ? " + ping flood" : "", o.expect);
+	    "%u flows of %u s%s, expect %s, module churn %s\n", u.release, o.seed, o.ops,
+	    o.workers, o.time_limit, o.flows, o.flow_time, o.ping ? " + ping flood" : "",
+	    o.expect, o.module_churn ? "on" : "off");
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {

@@ -6,6 +6,8 @@
  * (seed + worker number). What a worker adds (bridges, ports, namespaces) has
  * names of its own ("ss<w>..."), so workers never race on names; they do race
  * on the AP's sysctls and on br-wlan/br-lan's flags, which is the point.
+ * With module churn, worker 0 also unloads and loads br_netfilter; while it is
+ * out, its sysctls are missing, which the sysctl writers then accept.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "brflags.h"
 #include "link.h"
 #include "netns.h"
+#include "proc.h"
 #include "storm.h"
 #include "sysctl.h"
 #include "util.h"
@@ -37,6 +40,7 @@ const char *const storm_op_names[OP_NKINDS] = {
 	[OP_PORT_DEL] = "port-del",
 	[OP_NS_ADD] = "netns-add",
 	[OP_NS_DEL] = "netns-del",
+	[OP_MODULE] = "module",
 };
 
 /* Relative frequency of each kind: mostly flag flips, the rest churn. */
@@ -44,6 +48,7 @@ static const unsigned int weight[OP_NKINDS] = {
 	[OP_SYSCTL] = 20, [OP_NL_FLAG] = 20, [OP_SYSFS_FLAG] = 20,
 	[OP_BR_ADD] = 7, [OP_BR_DEL] = 7, [OP_PORT_ADD] = 8, [OP_PORT_DEL] = 8,
 	[OP_NS_ADD] = 5, [OP_NS_DEL] = 5,
+	[OP_MODULE] = 2,	/* worker 0 only, with module churn */
 };
 
 #define MAX_BR 4
@@ -65,6 +70,8 @@ struct worker {
 	unsigned int nns;
 	unsigned int serial;
 	int self_fd;		/* the AP namespace */
+	bool churn;		/* this worker does OP_MODULE */
+	bool churning;		/* some worker does: sysctls may be missing */
 	char detail[96];
 };
 
@@ -112,6 +119,27 @@ static const char *any_bridge(struct worker *w)
 	return w->br[i - 2];
 }
 
+#define BRNF_SYSCTL_DIR "/proc/sys/net/bridge"
+
+/* With module churn, a missing sysctl means br_netfilter is out right now. */
+static bool module_out(const struct worker *w)
+{
+	return w->churning && access(BRNF_SYSCTL_DIR, F_OK) && errno == ENOENT;
+}
+
+static int brnf_sysctl_write(struct worker *w, const char *name, bool v)
+{
+	int err;
+
+	if (module_out(w))
+		return 0;
+	err = sysctl_write(name, v ? "1" : "0");
+	/* unloaded between the check and the write */
+	if (err == -ENOENT && module_out(w))
+		return 0;
+	return err;
+}
+
 static int op_sysctl(struct worker *w)
 {
 	unsigned int f = rnd_below(w, BRNF_NFAMILIES);
@@ -119,8 +147,8 @@ static int op_sysctl(struct worker *w)
 	char name[64];
 
 	snprintf(name, sizeof(name), "net.bridge.bridge-nf-call-%s", brnf_family_names[f]);
-	note(w, "%s=%d", name, v);
-	return sysctl_write(name, v ? "1" : "0");
+	note(w, "%s=%d%s", name, v, module_out(w) ? " (br_netfilter out)" : "");
+	return brnf_sysctl_write(w, name, v);
 }
 
 static int op_nl_flag(struct worker *w)
@@ -245,7 +273,7 @@ static int ns_fill(struct worker *w, bool f[BRNF_NFAMILIES], bool g[BRNF_NFAMILI
 	for (i = 0; i < BRNF_NFAMILIES && !err; i++) {
 		snprintf(name, sizeof(name), "net.bridge.bridge-nf-call-%s",
 			 brnf_family_names[i]);
-		err = sysctl_write(name, g[i] ? "1" : "0");
+		err = brnf_sysctl_write(w, name, g[i]);
 	}
 	if (!err)
 		err = link_add_bridge(nl, "nsbr", f);
@@ -260,7 +288,6 @@ static int ns_fill(struct worker *w, bool f[BRNF_NFAMILIES], bool g[BRNF_NFAMILI
 	nl_close(nl);
 out_free:
 	free(nl);
-	(void)w;
 	return err;
 }
 
@@ -329,15 +356,44 @@ static int op_ns_del(struct worker *w)
 	return err;
 }
 
+/* rmmod br_netfilter and modprobe it again; both must succeed */
+static int op_module(struct worker *w)
+{
+	static char *const rm[] = { "rmmod", "br_netfilter", NULL };
+	static char *const load[] = { "modprobe", "br_netfilter", NULL };
+	char *err_out = NULL;
+	int rc;
+
+	note(w, "rmmod br_netfilter; modprobe br_netfilter");
+	rc = proc_run(NULL, rm, NULL, &err_out, 60);
+	if (rc) {
+		pr_err("rmmod br_netfilter: %s", err_out && *err_out ? err_out : "failed");
+		free(err_out);
+		return rc < 0 ? rc : -EIO;
+	}
+	free(err_out);
+	err_out = NULL;
+	rc = proc_run(NULL, load, NULL, &err_out, 60);
+	if (rc)
+		pr_err("modprobe br_netfilter: %s", err_out && *err_out ? err_out : "failed");
+	free(err_out);
+	return rc < 0 ? rc : rc ? -EIO : 0;
+}
+
+static unsigned int weight_of(const struct worker *w, enum storm_op k)
+{
+	return k == OP_MODULE && !w->churn ? 0 : weight[k];
+}
+
 static enum storm_op pick(struct worker *w)
 {
 	unsigned int total = 0, k, r;
 
 	for (k = 0; k < OP_NKINDS; k++)
-		total += weight[k];
+		total += weight_of(w, k);
 	r = rnd_below(w, total);
-	for (k = 0; k < OP_NKINDS - 1 && r >= weight[k]; k++)
-		r -= weight[k];
+	for (k = 0; k < OP_NKINDS - 1 && r >= weight_of(w, k); k++)
+		r -= weight_of(w, k);
 	/* an add on a full pool becomes a delete, and the other way round */
 	if ((k == OP_BR_ADD && w->nbr == MAX_BR) || (k == OP_BR_DEL && !w->nbr))
 		k = k == OP_BR_ADD ? OP_BR_DEL : OP_BR_ADD;
@@ -353,6 +409,7 @@ static int (*const op_fn[OP_NKINDS])(struct worker *) = {
 	[OP_BR_ADD] = op_br_add, [OP_BR_DEL] = op_br_del,
 	[OP_PORT_ADD] = op_port_add, [OP_PORT_DEL] = op_port_del,
 	[OP_NS_ADD] = op_ns_add, [OP_NS_DEL] = op_ns_del,
+	[OP_MODULE] = op_module,
 };
 
 /* Enter AP with a private mount namespace and AP's own sysfs, as `ip netns exec`. */
@@ -448,6 +505,8 @@ int ops_start(struct storm_bed *bed, const struct storm_opts *o, struct storm_sh
 			signal(SIGHUP, SIG_DFL);
 			w.id = i;
 			w.sh = sh;
+			w.churning = o->module_churn;
+			w.churn = o->module_churn && i == 0;
 			w.rng = splitmix(o->seed + i) | 1;
 			w.t0 = now_sec();
 			worker_run(&w, o, bed->tb.ns[TB_AP], nops, deadline);

@@ -28,6 +28,7 @@ enum storm_op {
 	OP_PORT_DEL,
 	OP_NS_ADD,	/* a namespace holding a flagged bridge with a port */
 	OP_NS_DEL,
+	OP_MODULE,	/* rmmod and modprobe br_netfilter (worker 0, --module-churn) */
 	OP_NKINDS
 };
 extern const char *const storm_op_names[OP_NKINDS];
@@ -49,6 +50,7 @@ struct storm_opts {
 	unsigned int flows;		/* 0: no traffic */
 	bool ping;
 	const char *expect;		/* auto, ondemand, always */
+	bool module_churn;		/* --module-churn: OP_MODULE on worker 0 */
 	const char *out;		/* directory for logs, or NULL */
 	bool verbose;
 };

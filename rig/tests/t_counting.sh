@@ -7,31 +7,60 @@ set -eu
 checktool jq nft
 
 printf 'global=1 local=-\n' > "$TMPD/one.matrix"
-"$BRNF" run --matrix "$TMPD/one.matrix" --time 3 --omit 0 --reps 1 --flows 1 \
-	--out "$TMPD/c" --no-render > /dev/null 2> "$TMPD/err" &
-pid=$!
-ap=brnf$pid-ap
-# Sample the AP's ruleset, then the newest run directory: the verification pass makes its
-# directory before it loads the rules, so rules seen with a measured run's directory
-# newest were loaded while that run measured.
-: > "$TMPD/samples"
-while kill -0 "$pid" 2>/dev/null; do
-	rules=$(ip netns exec "$ap" nft list ruleset 2>/dev/null | wc -l)
-	counting=$(ip netns exec "$ap" nft list ruleset 2>/dev/null | grep -c brnf_count || true)
-	run=$(ls "$TMPD"/c.tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
-	[ -z "$run" ] || echo "$run $rules $counting" >> "$TMPD/samples"
-	sleep 0.05
+# run_sampled OUT [OPTIONS]: a run of one.matrix while the AP's ruleset is sampled, then
+# the newest run directory: the verification pass makes its directory before it loads the
+# rules, so rules seen with a measured run's directory newest were there while it measured.
+run_sampled() {
+	out=$1
+	shift
+	"$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --time 3 --omit 0 --reps 1 \
+		--flows 1 --out "$out" --no-render "$@" > /dev/null 2> "$TMPD/err" &
+	pid=$!
+	ap=brnf$pid-ap
+	: > "$out.samples"
+	while kill -0 "$pid" 2>/dev/null; do
+		rules=$(ip netns exec "$ap" nft list ruleset 2>/dev/null | wc -l)
+		counting=$(ip netns exec "$ap" nft list ruleset 2>/dev/null | grep -c brnf_count || true)
+		run=$(ls "$out".tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
+		[ -z "$run" ] || echo "$run $rules $counting" >> "$out.samples"
+		sleep 0.05
+	done
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err" | tail -5
+	return 0
+}
+
+for when in after before; do
+	c=$TMPD/c-$when
+	run_sampled "$c" --verify $when
+	check "--verify $when: the run exits 0" test "$rc" -eq 0
+	check "--verify $when: the AP was sampled while a measured run ran" \
+		grep -q -- '-tcp-[a-z]* ' "$c.samples"
+	check "--verify $when: no rule at all in the AP while a run measured (ruleset none)" \
+		sh -c "! grep -v -- '-verify ' '$c.samples' | grep -v ' 0 0\$'"
+	check "--verify $when: the verification pass counted with the rules (yes)" \
+		test "$(verdicts "$c")" = yes
+	check "--verify $when: measured records say counting_rules false" \
+		test "$(jq -r .counting_rules $(measured_runs "$c" | sed 's,$,record.json,') |
+			sort -u)" = false
+	check "--verify $when: provenance.json says so" \
+		test "$(jq -r .params.verify "$c/raw/running/provenance.json")" = $when
 done
+first=$(ls "$TMPD/c-before/raw/running/runs" | head -n 1)
+check "--verify before: the verification is the first run ($first)" \
+	sh -c "echo '$first' | grep -q -- '-verify\$'"
+last=$(ls "$TMPD/c-after/raw/running/runs" | tail -n 1)
+check "--verify after: the verification is the last run ($last)" \
+	sh -c "echo '$last' | grep -q -- '-verify\$'"
 set +e
-wait "$pid"
+"$BRNF" run --matrix "$TMPD/one.matrix" --verify sometimes --out "$TMPD/bad" \
+	> /dev/null 2> "$TMPD/bad.err"
 rc=$?
 set -e
-check "the run exits 0" test "$rc" -eq 0
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err" | tail -5
-check "the AP was sampled while a measured run ran" \
-	grep -q -- '-tcp-[a-z]* ' "$TMPD/samples"
-check "no rule at all in the AP while a run measured (ruleset none)" \
-	sh -c "! grep -v -- '-verify ' '$TMPD/samples' | grep -v ' 0 0\$'"
-check "the verification pass counted with the rules (yes)" test "$(verdicts "$TMPD/c")" = yes
-check "measured records say counting_rules false" \
-	test "$(jq -r .counting_rules $(measured_runs "$TMPD/c" | sed 's,$,record.json,') | sort -u)" = false
+check "--verify sometimes: exit status 2 (got $rc)" test "$rc" -eq 2
+check "--verify sometimes: one line naming the option" \
+	sh -c "test \$(wc -l < '$TMPD/bad.err') -eq 1 && grep -q -- --verify '$TMPD/bad.err'"
+check "--verify sometimes: nothing written" test ! -e "$TMPD/bad"

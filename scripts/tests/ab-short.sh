@@ -1,15 +1,18 @@
 #!/bin/sh
-# ab-short: a short A/B matrix through QEMU in icount (one second per flow, one boot, two
-# variants, two rows) checking that the raw data comes back, that the tables render, that
-# the legacy per-bridge row is flagged, and that re-rendering from raw data alone gives
-# identical tables. Needs the 6.12 legacy and ondemand kernels (make kernels).
+# ab-short: a short A/B matrix through QEMU in icount (two variants, two rows; pps64 with
+# 5000 frames and one TCP flow of one second; one boot, then, with a target no interval
+# can reach, one more boot of each kernel for pps64 alone) checking that the raw data
+# comes back, that the boots loop stops at --max-boots, that the measured runs carried no
+# counting rules and the verification passes did, that the tables render, that the legacy
+# per-bridge row is flagged, and that re-rendering from raw data alone gives identical
+# tables. Needs the 6.12 legacy and ondemand kernels (make kernels).
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 BRNF=$BUILD/bin/brnf
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $*"; }
@@ -22,22 +25,38 @@ kernel=ondemand global=0 local=br-lan
 M
 out=$work/res
 sh "$TOP/scripts/ab-matrix" --series 6.12 --matrix "$work/short.matrix" --clock icount \
-	--flows 1 --time 1 --omit 0 --boots 1 --jobs 2 --out "$out" >"$work/log" 2>&1
+	--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 \
+	--boots 1 --max-boots 2 --target 0.0001 --jobs 2 --out "$out" >"$work/log" 2>&1
 rc=$?
 sed 's/^/# /' "$work/log"
 check "ab-matrix exits 0 (it was $rc)" [ "$rc" -eq 0 ]
 check "ab-matrix published its results directory" [ -d "$out" ]
-nrec=$(find "$out/raw" -name record.json 2>/dev/null | wc -l)
-check "raw data of 2 rows x 2 directions came back from the guests ($nrec records)" [ "$nrec" -eq 4 ]
-nflow=$(find "$out/raw" -name 'flow-*.json' 2>/dev/null | wc -l)
-check "one iperf3 JSON per flow came back ($nflow)" [ "$nflow" -eq 4 ]
-check "host provenance of both guests (qemu.json)" \
-	[ "$(find "$out/raw" -name qemu.json | wc -l)" -eq 2 ]
-check "guest provenance of both guests (provenance.json)" \
-	[ "$(find "$out/raw" -name provenance.json | wc -l)" -eq 2 ]
+parts=$(ls "$out/raw" 2>/dev/null | tr '\n' ' ')
+check "two boots of each kernel: the second for the target ($parts)" \
+	[ "$parts" = "legacy-boot1 legacy-boot2 ondemand-boot1 ondemand-boot2 " ]
+check "run.txt: 2 rounds, target 0.0001 for pps64" \
+	grep -q 'rounds=2 ' "$out/run.txt"
+nm() { find "$out/raw" -path "*$1*" -name record.json 2>/dev/null | wc -l; }
+check "pps64 in every boot (8 records: 4 boots x 2 directions)" [ "$(nm -pps64-)" -eq 8 ]
+check "tcp in the first boots only (4 records)" [ "$(nm -tcp-)" -eq 4 ]
+check "one verification pass per row and boot (4)" [ "$(nm -verify)" -eq 4 ]
+nflow=$(find "$out/raw" -path '*-tcp-*' -name 'flow-*.json' 2>/dev/null | wc -l)
+check "one iperf3 JSON per tcp flow came back ($nflow)" [ "$nflow" -eq 4 ]
+check "every pps64 run: 5000 frames sent and received" [ "$(jq -r \
+	'"\(.pktgen.sent) \(.pktgen.received)"' $(find "$out/raw" -path '*-pps64-*' \
+	-name record.json) | sort -u)" = "5000 5000" ]
+check "no measured run carried counting rules" [ "$(jq -r .counting_rules $(find "$out/raw" \
+	-name record.json -path '*-tcp-*' -o -name record.json -path '*-pps64-*') | sort -u)" = false ]
+check "host provenance of every guest (qemu.json)" \
+	[ "$(find "$out/raw" -name qemu.json | wc -l)" -eq 4 ]
+check "guest provenance of every guest (provenance.json)" \
+	[ "$(find "$out/raw" -name provenance.json | wc -l)" -eq 4 ]
 for f in matrix.md matrix.csv matrix.json matrix.txt matrix.png matrix.svg; do
 	check "$f rendered" [ -s "$out/$f" ]
 done
+n=$(jq -r '.rows[] | select(.kernel == "ondemand") | .cells[]
+	| select(.workload == "pps64") | .n_parts' "$out/matrix.json" 2>/dev/null | sort -u)
+check "matrix.json: pps64 cells over 2 boots ($n)" [ "$n" = 2 ]
 v=$(jq -r '.rows[] | select(.kernel == "legacy") | .verified' "$out/matrix.json" 2>/dev/null)
 check "the legacy per-bridge row is flagged (verified: $v)" [ "$v" = "no (expected)" ]
 v=$(jq -r '.rows[] | select(.kernel == "ondemand") | .verified' "$out/matrix.json" 2>/dev/null)

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of render_dir() (rig/src/render.c, raw.c) on a small handmade results
- * directory, data/resdir: 3 rows x 2 directions x 2 repetitions, one flow per run, the
- * flow files real `iperf3 -J` outputs made on loopback.
+ * Unit tests of render_dir() (rig/src/render.c, raw.c) on two small handmade results
+ * directories:
+ * - data/resdir (raw schema 1): 3 rows x 2 directions x 2 repetitions in one part, one
+ *   flow per run, the flow files real `iperf3 -J` outputs made on loopback;
+ * - data/resdir2 (raw schema 2, made by make-resdir2.sh): nobrnf and vanilla, 3 boots
+ *   each, rows 0-2, workloads pps64 (2 repetitions per boot, made-up pktgen figures)
+ *   and tcp-bytes (1, real `iperf3 -J -n` outputs), one verification pass per row and
+ *   boot, run.txt with target_pct=0.5.
  */
 #include <dirent.h>
 #include <math.h>
@@ -13,6 +18,7 @@
 
 #include "iperf_json.h"
 #include "render.h"
+#include "stats.h"
 
 static const char *const outputs[] = { "matrix.md", "matrix.csv", "matrix.json",
 				       "matrix.txt" };
@@ -23,7 +29,7 @@ struct fixture {
 	int saved_stderr;
 };
 
-static int setup(void **state)
+static int setup_from(void **state, const char *data)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
 
@@ -34,9 +40,19 @@ static int setup(void **state)
 	if (!mkdtemp(fx->dir))
 		return -1;
 	snprintf(fx->errfile, sizeof(fx->errfile), "%s.stderr", fx->dir);
-	sh("cp -R '%s/.' '%s/'", data_path("resdir"), fx->dir);
+	sh("cp -R '%s/.' '%s/'", data_path(data), fx->dir);
 	*state = fx;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_from(state, "resdir");
+}
+
+static int setup2(void **state)
+{
+	return setup_from(state, "resdir2");
 }
 
 static int teardown(void **state)
@@ -111,7 +127,34 @@ static struct json_object *json_row(struct json_object *top, size_t i)
 	return json_object_array_get_idx(rows, i);
 }
 
-/* change one record.json through json-c */
+/* the cell of row @i, @workload and @dir, or NULL */
+static struct json_object *json_cell(struct json_object *top, size_t i, const char *workload,
+				     const char *dir)
+{
+	struct json_object *cells = jget(json_row(top, i), "cells"), *c;
+	size_t k;
+
+	for (k = 0; k < json_object_array_length(cells); k++) {
+		c = json_object_array_get_idx(cells, k);
+		if (!strcmp(json_object_get_string(jget(c, "workload")), workload) &&
+		    !strcmp(json_object_get_string(jget(c, "direction")), dir))
+			return c;
+	}
+	return NULL;
+}
+
+static double cell_num(struct json_object *top, size_t i, const char *workload,
+		       const char *dir, const char *key)
+{
+	struct json_object *c = json_cell(top, i, workload, dir);
+
+	if (!c)
+		fail_msg("no cell %zu %s %s", i, workload, dir);
+	return json_object_get_double(jget(c, key));
+}
+
+/* change one record.json through json-c; @run is "<part>/<run>" or a run of part
+ * "running" */
 static void edit_record(struct fixture *fx, const char *run,
 			void (*fn)(struct json_object *rec, void *arg), void *arg)
 {
@@ -119,12 +162,34 @@ static void edit_record(struct fixture *fx, const char *run,
 	struct json_object *rec;
 	const char *path;
 
-	snprintf(rel, sizeof(rel), "raw/running/runs/%s/record.json", run);
+	if (strchr(run, '/')) {
+		char part[128];
+
+		snprintf(part, sizeof(part), "%.*s", (int)(strchr(run, '/') - run), run);
+		snprintf(rel, sizeof(rel), "raw/%s/runs/%s/record.json", part,
+			 strchr(run, '/') + 1);
+	} else {
+		snprintf(rel, sizeof(rel), "raw/running/runs/%s/record.json", run);
+	}
 	path = in_dir(fx, rel);
 	rec = load_json(path);
 	fn(rec, arg);
 	assert_int_equal(json_object_to_file_ext(path, rec, JSON_C_TO_STRING_PRETTY), 0);
 	json_object_put(rec);
+}
+
+/* render expecting @ret; row @i's "verified" must be @want */
+static void render_verified(struct fixture *fx, int ret, size_t i, const char *want)
+{
+	struct render_opts o = { 0 };
+	struct json_object *top;
+	char *msg;
+
+	assert_int_equal(render_capture(fx, &o, &msg), ret);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_string_equal(json_object_get_string(jget(json_row(top, i), "verified")), want);
+	json_object_put(top);
 }
 
 static void set_verify(struct json_object *rec, void *arg)
@@ -220,31 +285,51 @@ static void test_values_from_raw(void **state)
 	assert_int_equal(render_capture(fx, &o, &msg), 0);
 	free(msg);
 	top = load_json(in_dir(fx, "matrix.json"));
+	assert_int_equal(json_object_get_int(jget(top, "format")), 2);
 	assert_int_equal(json_object_array_length(jget(top, "rows")), 3);
-	assert_int_equal(json_object_array_length(jget(top, "cells")), 6);
+	assert_int_equal(json_object_array_length(jget(json_row(top, 0), "cells")), 2);
 	assert_string_equal(json_object_get_string(jget(top, "baseline")),
 			    "kernel=running global=0 local=- ruleset=none");
+	assert_true(json_object_get_double(jget(top, "target_pct")) == 0.3);
+	assert_string_equal(json_object_get_string(jget(top, "target_source")), "default");
 	r = json_row(top, 0);
 	assert_true(json_object_get_boolean(jget(r, "baseline")));
-	/* row 0 download: runs 0000-download and 0006-download */
+	/* row 0 download: runs 0000-download and 0006-download, one part: the runs are
+	 * the units */
 	a = flow_mbps(fx, "0000-download");
 	b = flow_mbps(fx, "0006-download");
 	mean = (a + b) / 2;
 	sd = fabs(a - b) / sqrt(2);
-	assert_int_equal(json_object_get_int(jget(r, "download_n")), 2);
-	assert_true(fabs(json_object_get_double(jget(r, "download_mean_mbps")) - mean) <
-		    1e-9 * mean);
-	assert_true(fabs(json_object_get_double(jget(r, "download_sd_mbps")) - sd) < 1e-9 * mean);
-	assert_true(fabs(json_object_get_double(jget(r, "download_ci95_mbps")) -
+	r = json_cell(top, 0, "tcp", "download");
+	assert_string_equal(json_object_get_string(jget(r, "stat_unit")), "run");
+	assert_string_equal(json_object_get_string(jget(r, "unit")), "Mbit/s");
+	assert_int_equal(json_object_get_int(jget(r, "n")), 2);
+	assert_int_equal(json_object_get_int(jget(r, "n_parts")), 1);
+	assert_int_equal(json_object_get_int(jget(r, "n_runs")), 2);
+	assert_true(fabs(json_object_get_double(jget(r, "mean")) - mean) < 1e-9 * mean);
+	assert_true(fabs(json_object_get_double(jget(r, "sd")) - sd) < 1e-9 * mean);
+	assert_true(fabs(json_object_get_double(jget(r, "ci95")) -
 			 12.706204736174705 * sd / sqrt(2)) < 1e-6 * mean);
-	assert_true(json_object_get_double(jget(r, "download_min_mbps")) == fmin(a, b));
-	assert_true(json_object_get_double(jget(r, "download_max_mbps")) == fmax(a, b));
-	assert_true(json_object_is_type(jget(r, "download_change_pct"), json_type_null));
+	assert_true(json_object_get_double(jget(r, "min")) == fmin(a, b));
+	assert_true(json_object_get_double(jget(r, "max")) == fmax(a, b));
+	assert_true(json_object_get_double(json_object_array_get_idx(jget(r, "values"), 1)) ==
+		    b);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+				    jget(r, "run_names"), 1)), "running/0006-download");
+	assert_true(json_object_is_type(jget(r, "change_pct"), json_type_null));
+	/* the baseline's own half-width in percent of its mean */
+	assert_true(fabs(json_object_get_double(jget(r, "halfwidth_pct")) -
+			 100 * 12.706204736174705 * sd / sqrt(2) / mean) < 1e-6);
 	r = json_row(top, 1);
 	assert_string_equal(json_object_get_string(jget(r, "local")), "br-lan");
 	assert_false(json_object_get_boolean(jget(r, "baseline")));
-	assert_true(json_object_is_type(jget(r, "download_change_pct"), json_type_double));
 	assert_string_equal(json_object_get_string(jget(r, "verified")), "yes");
+	r = json_cell(top, 1, "tcp", "download");
+	assert_true(json_object_is_type(jget(r, "change_pct"), json_type_double));
+	assert_true(json_object_get_double(jget(r, "halfwidth_pct")) ==
+		    (json_object_get_double(jget(r, "change_high_pct")) -
+		     json_object_get_double(jget(r, "change_low_pct"))) / 2);
+	assert_true(json_object_is_type(jget(r, "reached"), json_type_boolean));
 	r = json_row(top, 2);
 	assert_string_equal(json_object_get_string(jget(r, "label")), "brfilter-global");
 	assert_string_equal(json_object_get_string(jget(r, "global")), "1");
@@ -308,12 +393,7 @@ static void test_verify_expected_mismatch(void **state)
 	free(md);
 
 	edit_record(fx, "0008-download", set_verify, "yes");
-	assert_int_equal(render_capture(fx, &o, &msg), RENDER_VERIFY_FAILED);
-	free(msg);
-	top = load_json(in_dir(fx, "matrix.json"));
-	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "verified")),
-			    "yes (expected no)");
-	json_object_put(top);
+	render_verified(fx, RENDER_VERIFY_FAILED, 1, "yes (expected no)");
 }
 
 static void test_verify_na_and_partial(void **state)
@@ -340,17 +420,9 @@ static void test_verify_na_and_partial(void **state)
 static void test_readback_mismatch(void **state)
 {
 	struct fixture *fx = *state;
-	struct render_opts o = { 0 };
-	struct json_object *top;
-	char *msg;
 
 	edit_record(fx, "0001-upload", set_readback_global, NULL);
-	assert_int_equal(render_capture(fx, &o, &msg), RENDER_VERIFY_FAILED);
-	free(msg);
-	top = load_json(in_dir(fx, "matrix.json"));
-	assert_string_equal(json_object_get_string(jget(json_row(top, 0), "verified")),
-			    "no (readback)");
-	json_object_put(top);
+	render_verified(fx, RENDER_VERIFY_FAILED, 0, "no (readback)");
 }
 
 static void test_bad_record(void **state)
@@ -418,7 +490,7 @@ static void test_baseline_option(void **state)
 	top = load_json(in_dir(fx, "matrix.json"));
 	assert_true(json_object_get_boolean(jget(json_row(top, 2), "baseline")));
 	assert_false(json_object_get_boolean(jget(json_row(top, 0), "baseline")));
-	assert_true(json_object_is_type(jget(json_row(top, 0), "upload_change_pct"),
+	assert_true(json_object_is_type(jget(json_cell(top, 0, "tcp", "upload"), "change_pct"),
 					json_type_double));
 	json_object_put(top);
 
@@ -506,13 +578,15 @@ static void test_ruleset_column(void **state)
 	/* index 0 twice: part boot2 is read first, so its row comes first */
 	assert_string_equal(json_object_get_string(jget(json_row(top, 0), "ruleset")),
 			    "openwrt");
-	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "download_n")), 1);
-	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "upload_n")), 0);
+	assert_true(cell_num(top, 0, "tcp", "download", "n") == 1);
+	assert_null(json_cell(top, 0, "tcp", "upload"));
 	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "ruleset")), "none");
-	assert_int_equal(json_object_get_int(jget(json_row(top, 1), "download_n")), 2);
+	assert_true(cell_num(top, 1, "tcp", "download", "n") == 2);
 	assert_string_equal(json_object_get_string(jget(json_row(top, 3), "ruleset")),
 			    "openwrt-flowtable");
-	assert_int_equal(json_object_get_int(jget(json_row(top, 3), "upload_n")), 4);
+	/* 2 runs in each of 2 parts: the units are the 2 parts' means */
+	assert_true(cell_num(top, 3, "tcp", "upload", "n") == 2);
+	assert_true(cell_num(top, 3, "tcp", "upload", "n_runs") == 4);
 	json_object_put(top);
 	md = slurp(in_dir(fx, "matrix.txt"), NULL);
 	assert_non_null(strstr(md, "(n=1)"));
@@ -532,14 +606,20 @@ static void test_two_parts(void **state)
 	free(msg);
 	top = load_json(in_dir(fx, "matrix.json"));
 	assert_int_equal(json_object_array_length(jget(top, "rows")), 3);
-	assert_int_equal(json_object_get_int(jget(json_row(top, 0), "download_n")), 4);
+	assert_true(cell_num(top, 0, "tcp", "download", "n_runs") == 4);
+	assert_true(cell_num(top, 0, "tcp", "download", "n_parts") == 2);
+	assert_true(cell_num(top, 0, "tcp", "download", "n") == 2);
+	assert_string_equal(json_object_get_string(jget(json_cell(top, 0, "tcp", "download"),
+							"stat_unit")), "part");
 	assert_int_equal(json_object_array_length(jget(top, "parts")), 2);
 	assert_string_equal(json_object_get_string(json_object_array_get_idx(
 				    jget(top, "parts"), 0) ? jget(json_object_array_get_idx(
 				    jget(top, "parts"), 0), "name") : NULL), "boot2");
 	json_object_put(top);
 	md = slurp(in_dir(fx, "matrix.md"), NULL);
-	assert_non_null(strstr(md, "- runs per cell (repetitions, over all parts): 4 (24 runs in 2 parts)"));
+	assert_non_null(strstr(md, "- runs per cell: 4, from parts: 2 (24 measured runs, 0 "
+				   "verification passes, in 2 parts)\n"));
+	assert_non_null(strstr(md, "|        2 × 2 |"));
 	free(md);
 }
 
@@ -656,7 +736,7 @@ static void test_inconsistent_part(void **state)
 	edit_record(fx, "0006-download", set_repetition, &one);
 	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
 	snprintf(want, sizeof(want), "brnf: %s/raw/running/runs/0006-download/record.json: "
-		 "row 0, download, repetition 1 again (also in 0000-download)\n", fx->dir);
+		 "row 0, tcp, download, repetition 1 again (also in 0000-download)\n", fx->dir);
 	assert_string_equal(msg, want);
 	free(msg);
 
@@ -707,7 +787,426 @@ static void test_no_raw(void **state)
 	free(msg);
 }
 
+
+/* ---- schema 2 (data/resdir2) -------------------------------------------------------- */
+
+static void test2_render_golden(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	static const char *const golden[] = { "resdir2-matrix.md", "resdir2-matrix.csv",
+					      "resdir2-matrix.json", "resdir2-matrix.txt" };
+	char *first[4], *again, *msg;
+	size_t len[4], n, i;
+
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	assert_string_equal(msg, "");
+	free(msg);
+	for (i = 0; i < 4; i++)
+		first[i] = slurp(in_dir(fx, outputs[i]), &len[i]);
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	for (i = 0; i < 4; i++) {
+		again = slurp(in_dir(fx, outputs[i]), &n);
+		assert_int_equal(n, len[i]);
+		assert_memory_equal(again, first[i], n);
+		free(again);
+		assert_golden(golden[i], first[i], len[i]);
+		free(first[i]);
+	}
+}
+
+/* 95% Welch interval of the change of means @a against @b (3 units each), percent */
+static void welch3(const double a[3], const double b[3], double *pct, double *half)
+{
+	double ma = (a[0] + a[1] + a[2]) / 3, mb = (b[0] + b[1] + b[2]) / 3, va = 0, vb = 0;
+	double se2, dof;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		va += (a[i] - ma) * (a[i] - ma) / 2 / 3;
+		vb += (b[i] - mb) * (b[i] - mb) / 2 / 3;
+	}
+	se2 = va + vb;
+	dof = se2 * se2 / (va * va / 2 + vb * vb / 2);
+	*pct = 100 * (ma - mb) / mb;
+	*half = 100 * stats_t_quantile(0.975, dof) * sqrt(se2) / mb;
+}
+
+/*
+ * pps64 (make-resdir2.sh): ns/packet per boot and repetition. Row 0 download: boots
+ * 6000/6010, 6020/6030, 5990/6000, boot means 6005, 6025, 5995; row 1 download: 6155,
+ * 6168, 6145; row 1 upload: 6253, 6261, 6249 against 6102, 6108, 6098. The units are the
+ * boots' means (3 parts x 2 runs).
+ */
+static void test2_values(void **state)
+{
+	static const double b_down[] = { 6005, 6025, 5995 }, r1_down[] = { 6155, 6168, 6145 };
+	static const double b_up[] = { 6102, 6108, 6098 }, r1_up[] = { 6253, 6261, 6249 };
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top, *c;
+	double pct, half, mean = (6005.0 + 6025 + 5995) / 3;
+	char *msg;
+
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_true(json_object_get_double(jget(top, "target_pct")) == 0.5);
+	assert_string_equal(json_object_get_string(jget(top, "target_source")), "run.txt");
+	assert_int_equal(json_object_array_length(jget(top, "workloads")), 2);
+	assert_string_equal(json_object_get_string(jget(json_object_array_get_idx(
+				    jget(top, "workloads"), 0), "name")), "pps64");
+	assert_int_equal(json_object_get_int(jget(jget(top, "run"), "verify_passes")), 9);
+	assert_int_equal(json_object_get_int(jget(jget(top, "run"), "runs")), 54);
+	assert_int_equal(json_object_get_int(jget(jget(top, "run"), "counting_rules_runs")), 0);
+
+	c = json_cell(top, 0, "pps64", "download");
+	assert_string_equal(json_object_get_string(jget(c, "unit")), "ns/packet");
+	assert_string_equal(json_object_get_string(jget(c, "better")), "lower");
+	assert_string_equal(json_object_get_string(jget(c, "stat_unit")), "part");
+	assert_int_equal(json_object_get_int(jget(c, "n")), 3);
+	assert_int_equal(json_object_get_int(jget(c, "n_runs")), 6);
+	assert_true(fabs(json_object_get_double(jget(c, "mean")) - mean) < 1e-9);
+	assert_true(json_object_get_double(json_object_array_get_idx(jget(c, "per_part"), 1)) ==
+		    6025);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+				    jget(c, "part_names"), 2)), "nobrnf-boot3");
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(jget(c, "part_runs"), 2)),
+			 2);
+	assert_true(json_object_get_double(json_object_array_get_idx(jget(c, "values"), 1)) ==
+		    6010);
+	/* the baseline's own 95% half-width: t(2) * sd / sqrt(3), in percent of the mean */
+	assert_true(fabs(json_object_get_double(jget(c, "halfwidth_pct")) -
+			 100 * 4.302652729749464 * sqrt(((6005 - mean) * (6005 - mean) +
+							 (6025 - mean) * (6025 - mean) +
+							 (5995 - mean) * (5995 - mean)) / 2) /
+			 sqrt(3) / mean) < 1e-9);
+	/* Mpps of one run: 50000 / elapsed_us, elapsed_us = ns * 50 */
+	assert_true(fabs(json_object_get_double(jget(c, "mpps")) -
+			 (1000.0 / 6000 + 1000.0 / 6010 + 1000.0 / 6020 + 1000.0 / 6030 +
+			  1000.0 / 5990 + 1000.0 / 6000) / 6) < 1e-12);
+
+	c = json_cell(top, 1, "pps64", "download");
+	welch3(r1_down, b_down, &pct, &half);
+	assert_true(fabs(json_object_get_double(jget(c, "change_pct")) - pct) < 1e-9);
+	assert_true(fabs(json_object_get_double(jget(c, "halfwidth_pct")) - half) < 1e-9);
+	assert_true(half > 0.5);	/* about 0.53: the target 0.5 is not reached */
+	assert_false(json_object_get_boolean(jget(c, "reached")));
+	assert_true(fabs(json_object_get_double(json_object_array_get_idx(
+				 jget(c, "units_change_pct"), 0)) - 100 * (6155 - mean) / mean) <
+		    1e-9);
+	c = json_cell(top, 1, "pps64", "upload");
+	welch3(r1_up, b_up, &pct, &half);
+	assert_true(fabs(json_object_get_double(jget(c, "change_pct")) - pct) < 1e-9);
+	assert_true(fabs(json_object_get_double(jget(c, "halfwidth_pct")) - half) < 1e-9);
+	assert_true(half < 0.5);	/* about 0.21 */
+	assert_true(json_object_get_boolean(jget(c, "reached")));
+	assert_false(json_object_get_boolean(jget(c, "indistinguishable")));
+
+	/* row 2 upload: one run received 10 packets fewer */
+	c = json_cell(top, 2, "pps64", "upload");
+	assert_int_equal(json_object_get_int(jget(c, "lost_runs")), 1);
+	assert_int_equal(json_object_get_int64(jget(c, "sent")), 300000);
+	assert_int_equal(json_object_get_int64(jget(c, "received")), 299990);
+	assert_int_equal(json_object_get_int(jget(json_cell(top, 1, "pps64", "upload"),
+						  "lost_runs")), 0);
+
+	assert_string_equal(json_object_get_string(jget(json_row(top, 0), "verified")), "n/a");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "verified")), "yes");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 2), "verified")), "yes");
+	assert_int_equal(json_object_get_int(jget(json_row(top, 2), "verify_passes")), 3);
+	assert_int_equal(json_object_array_length(jget(json_row(top, 2),
+						       "verify_missing_parts")), 0);
+	json_object_put(top);
+
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(msg, "## pps64: ns/packet, lower is better\n"));
+	assert_non_null(strstr(msg, "| download reached ±0.5% |"));
+	assert_non_null(strstr(msg, "| no (±0.53%)            |"));
+	assert_non_null(strstr(msg, "6706.0 ± 28.6 ‡"));
+	assert_non_null(strstr(msg, "- ‡ pps64, vanilla · global 0 · br-lan upload: 1 of 6 runs "
+				    "received 299990 packets of 300000 sent (-10)\n"));
+	assert_non_null(strstr(msg, "- counting rules during measured runs: none\n"));
+	free(msg);
+}
+
+/* tcp-bytes: bytes received over all flows * 8 / the longest flow's time */
+static void test2_tcp_bytes_value(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top, *flow, *sum;
+	char *msg, *text, err[256];
+	double v;
+	size_t len;
+
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	text = slurp(in_dir(fx, "raw/nobrnf-boot2/runs/0005-tcp-bytes-download/flow-0.json"),
+		     &len);
+	flow = json_text_parse(text, len, err, sizeof(err));
+	assert_non_null(flow);
+	free(text);
+	sum = jget(jget(flow, "end"), "sum_received");
+	v = json_object_get_double(jget(sum, "bytes")) * 8 /
+	    json_object_get_double(jget(sum, "seconds")) / 1e6;
+	json_object_put(flow);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_true(json_object_get_double(json_object_array_get_idx(
+			    jget(json_cell(top, 0, "tcp-bytes", "download"), "values"), 1)) == v);
+	json_object_put(top);
+
+	/* a receiver that counted nothing is an error naming the flow */
+	sh("sed -i 's/\"bytes\":[\t ]*[0-9]*,/\"bytes\": 0,/g' '%s'",
+	   in_dir(fx, "raw/nobrnf-boot2/runs/0005-tcp-bytes-download/flow-0.json"));
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	assert_non_null(strstr(msg, "/raw/nobrnf-boot2/runs/0005-tcp-bytes-download/flow-0.json"
+				    ": end.sum_received.bytes or .seconds missing or 0"));
+	free(msg);
+}
+
+static void test2_target_option(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { .target_pct = 0.7 };
+	struct json_object *top;
+	char *msg;
+
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_true(json_object_get_double(jget(top, "target_pct")) == 0.7);
+	assert_string_equal(json_object_get_string(jget(top, "target_source")), "option");
+	assert_true(json_object_get_boolean(jget(json_cell(top, 1, "pps64", "download"),
+						 "reached")));
+	json_object_put(top);
+
+	/* the target only for pps64: no verdict for tcp-bytes */
+	spit(in_dir(fx, "run.txt"), "target_pct=0.5 target_workloads=pps64\n", 38);
+	o.target_pct = 0;
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_int_equal(json_object_array_length(jget(top, "target_workloads")), 1);
+	assert_true(json_object_is_type(jget(json_cell(top, 1, "tcp-bytes", "download"),
+					     "reached"), json_type_null));
+	assert_true(json_object_is_type(jget(json_cell(top, 1, "tcp-bytes", "download"),
+					     "halfwidth_pct"), json_type_double));
+	assert_true(json_object_is_type(jget(json_cell(top, 1, "pps64", "download"),
+					     "reached"), json_type_boolean));
+	json_object_put(top);
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(msg, "\nNo target for tcp-bytes (run.txt target_workloads).\n"));
+	*strstr(msg, "## How to read") = '\0';
+	assert_null(strstr(strstr(msg, "## tcp-bytes"), "reached ±"));
+	assert_non_null(strstr(msg, "| download reached ±0.5% |"));	/* pps64's */
+	free(msg);
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(msg, "- target: 95% half-width of a change at most 0.5% (run.txt "
+				    "target_pct), for pps64\n"));
+	free(msg);
+
+	/* without run.txt and without the option: the default */
+	sh("rm '%s'", in_dir(fx, "run.txt"));
+	o.target_pct = 0;
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_true(json_object_get_double(jget(top, "target_pct")) == 0.3);
+	assert_string_equal(json_object_get_string(jget(top, "target_source")), "default");
+	assert_true(json_object_get_boolean(jget(json_cell(top, 1, "pps64", "upload"),
+						 "reached")));	/* 0.21 <= 0.3 */
+	assert_false(json_object_get_boolean(jget(json_cell(top, 1, "pps64", "download"),
+						  "reached")));	/* 0.53 */
+	json_object_put(top);
+}
+
+/* A part with measured runs of a row and no verification pass of it: "missing", an
+ * error with --strict. */
+static void test2_missing_pass(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top, *m;
+	char *msg, *md, want[700];
+
+	sh("rm -r '%s'", in_dir(fx, "raw/vanilla-boot2/runs/0000-verify"));
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "verified")),
+			    "missing");
+	m = jget(json_row(top, 1), "verify_missing_parts");
+	assert_int_equal(json_object_array_length(m), 1);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(m, 0)),
+			    "vanilla-boot2");
+	assert_int_equal(json_object_get_int(jget(json_row(top, 1), "verify_passes")), 2);
+	assert_string_equal(json_object_get_string(jget(json_row(top, 2), "verified")), "yes");
+	json_object_put(top);
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(md, "| **missing**"));
+	free(md);
+
+	o.strict = true;
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/raw/vanilla-boot2: no verification pass of row "
+		 "'kernel=vanilla global=0 local=- ruleset=none', which has measured runs "
+		 "there\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+}
+
+static void test2_verify_no_and_expected(void **state)
+{
+	static const char *const row2[] = {
+		"vanilla-boot1/0007-verify", "vanilla-boot2/0007-verify", "vanilla-boot3/0007-verify",
+	};
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top;
+	char *msg;
+	size_t i;
+
+	edit_record(fx, "vanilla-boot3/0007-verify", set_verify, "no");
+	assert_int_equal(render_capture(fx, &o, &msg), RENDER_VERIFY_FAILED);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_string_equal(json_object_get_string(jget(json_row(top, 2), "verified")), "no");
+	assert_int_equal(json_object_get_int(jget(top, "verify_failed_rows")), 1);
+	json_object_put(top);
+
+	/* expect=mismatch on every record of row 2, every pass no: expected */
+	for (i = 0; i < 3 * 7; i++) {
+		static const char *const runs[] = {
+			"0007-verify", "0008-pps64-download", "0009-pps64-upload",
+			"0010-pps64-download", "0011-pps64-upload", "0012-tcp-bytes-download",
+			"0013-tcp-bytes-upload",
+		};
+		char run[64];
+
+		snprintf(run, sizeof(run), "vanilla-boot%zu/%s", i / 7 + 1, runs[i % 7]);
+		edit_record(fx, run, set_expect, "mismatch");
+	}
+	for (i = 0; i < 3; i++)
+		edit_record(fx, row2[i], set_verify, "no");
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_string_equal(json_object_get_string(jget(json_row(top, 2), "verified")),
+			    "no (expected)");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 2), "expect")),
+			    "mismatch");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "verified")), "yes");
+	json_object_put(top);
+	edit_record(fx, "vanilla-boot2/0007-verify", set_verify, "yes");
+	render_verified(fx, RENDER_VERIFY_FAILED, 2, "yes (expected no)");
+}
+
+static void test2_pass_readback(void **state)
+{
+	struct fixture *fx = *state;
+
+	edit_record(fx, "vanilla-boot1/0007-verify", set_readback_global, NULL);
+	render_verified(fx, RENDER_VERIFY_FAILED, 2, "no (readback)");
+}
+
+static void test2_inconsistent(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	char *msg, want[900];
+
+	/* a directory name that does not match its record */
+	sh("cd '%s/raw/nobrnf-boot1/runs' && mv 0001-pps64-download 0001-pps1514-download",
+	   fx->dir);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/raw/nobrnf-boot1/runs/0001-pps1514-download/"
+		 "record.json: the run directory is '0001-pps1514-download', the record says "
+		 "'0001-pps64-download' (order, workload, direction)\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+	sh("cd '%s/raw/nobrnf-boot1/runs' && mv 0001-pps1514-download 0001-pps64-download",
+	   fx->dir);
+
+	/* the same run twice (another order) */
+	sh("cd '%s/raw/nobrnf-boot1/runs' && cp -R 0001-pps64-download 0099-pps64-download && "
+	   "sed -i 's/\"order\": 1,/\"order\": 99,/' 0099-pps64-download/record.json",
+	   fx->dir);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/raw/nobrnf-boot1/runs/0099-pps64-download/"
+		 "record.json: row 0, pps64, download, repetition 1 again (also in "
+		 "0001-pps64-download)\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+	sh("rm -r '%s/raw/nobrnf-boot1/runs/0099-pps64-download'", fx->dir);
+
+	/* a verification pass whose row index names another configuration */
+	sh("sed -i 's/\"local\": \\[\\]/\"local\": [\"br-wlan\"]/' "
+	   "'%s/raw/nobrnf-boot1/runs/0000-verify/record.json'", fx->dir);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	assert_non_null(strstr(msg, "/raw/nobrnf-boot1/runs/0000-verify/record.json: row.index 0 "
+				    "is 'kernel=nobrnf global=0 local=br-wlan ruleset=none' here but "
+				    "'kernel=nobrnf global=0 local=- ruleset=none' in "));
+	free(msg);
+
+	/* a verification pass of a row without measured runs */
+	sh("sed -i 's/\"index\": 0,/\"index\": 5,/' "
+	   "'%s/raw/nobrnf-boot1/runs/0000-verify/record.json'", fx->dir);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/raw/nobrnf-boot1/runs/0000-verify/record.json: a "
+		 "verification pass of 'kernel=nobrnf global=0 local=br-wlan ruleset=none', a "
+		 "row without measured runs\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+}
+
+static void test2_bad_run_txt(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	char *msg, want[700];
+
+	spit(in_dir(fx, "run.txt"), "series=6.12\ntarget_pct=0.3%\n", 28);
+	assert_int_equal(render_capture(fx, &o, &msg), -EINVAL);
+	snprintf(want, sizeof(want), "brnf: %s/run.txt:2: target_pct '0.3%%' is not a number "
+		 "above 0 and at most 100\n", fx->dir);
+	assert_string_equal(msg, want);
+	free(msg);
+	assert_int_equal(access(in_dir(fx, "matrix.md"), F_OK), -1);
+}
+
+/* a part of one run per cell (a netns run): the runs are the units, n=1 has no interval */
+static void test2_one_run(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top, *c;
+	char *msg, *md;
+
+	sh("cd '%s/raw' && rm -r nobrnf-boot2 nobrnf-boot3 vanilla-boot2 vanilla-boot3 && "
+	   "rm -r */runs/0003-* */runs/0004-* */runs/0010-* */runs/0011-*", fx->dir);
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	c = json_cell(top, 1, "pps64", "download");
+	assert_string_equal(json_object_get_string(jget(c, "stat_unit")), "run");
+	assert_int_equal(json_object_get_int(jget(c, "n")), 1);
+	assert_true(json_object_is_type(jget(c, "halfwidth_pct"), json_type_null));
+	assert_false(json_object_get_boolean(jget(c, "reached")));
+	assert_true(json_object_is_type(jget(c, "change_low_pct"), json_type_null));
+	assert_true(fabs(json_object_get_double(jget(c, "change_pct")) -
+			 100.0 * (6150 - 6000) / 6000) < 1e-9);
+	json_object_put(top);
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(md, "| +2.5% (n=1)"));
+	assert_non_null(strstr(md, "| no (n=1) "));
+	assert_non_null(strstr(md, "|        1 × 1 |"));
+	free(md);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T2(fn) cmocka_unit_test_setup_teardown(fn, setup2, teardown)
 
 int main(void)
 {
@@ -731,6 +1230,16 @@ int main(void)
 		T(test_inconsistent_part),
 		T(test_unfinished_part),
 		T(test_no_raw),
+		T2(test2_render_golden),
+		T2(test2_values),
+		T2(test2_tcp_bytes_value),
+		T2(test2_target_option),
+		T2(test2_missing_pass),
+		T2(test2_verify_no_and_expected),
+		T2(test2_pass_readback),
+		T2(test2_inconsistent),
+		T2(test2_bad_run_txt),
+		T2(test2_one_run),
 	};
 
 	unit_init();

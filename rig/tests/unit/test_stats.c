@@ -199,6 +199,112 @@ static void test_reps_needed(void **state)
 	assert_int_equal(stats_reps_needed(&s, 0.02), 0);
 }
 
+/*
+ * The unit of a cell (stats_units): a hand-worked example of 3 boots with 2 runs each.
+ * Row: boot 4 ran 101 and 103 (mean 102), boot 7 104 and 108 (106), boot 9 99 and 101
+ * (100), interleaved. Units 102, 106, 100: mean 308/3, deviations -2/3, 10/3, -8/3,
+ * sum of squares 56/3, variance 28/3. Base: boots 100,100 / 98,100 / 100,102, units 100,
+ * 99, 101: mean 100, variance 1. Change: 8/3 %; Welch: vr = 28/9, vb = 1/3, se^2 = 31/9,
+ * dof = (31/9)^2 / ((28/9)^2 / 2 + (1/3)^2 / 2) = 961/396.5; half-width t * sqrt(31/9)
+ * (the base mean is 100, so percent and units coincide).
+ */
+static void test_units_by_part(void **state)
+{
+	static const double row[] = { 101, 104, 103, 99, 108, 101 };
+	static const size_t rpart[] = { 4, 7, 4, 9, 7, 9 };
+	static const double base[] = { 100, 100, 98, 100, 100, 102 };
+	static const size_t bpart[] = { 1, 1, 2, 2, 3, 3 };
+	struct stats_units u, ub;
+	struct stats_cell r, b, runs;
+	struct stats_change c;
+	double dof = 961 / 396.5, half;
+
+	(void)state;
+	assert_int_equal(stats_units(row, rpart, 6, &u), 0);
+	assert_true(u.by_part);
+	assert_int_equal(u.nparts, 3);
+	assert_int_equal(u.n, 3);
+	assert_int_equal(u.part_id[0], 4);
+	assert_int_equal(u.part_id[1], 7);
+	assert_int_equal(u.part_id[2], 9);
+	assert_int_equal(u.part_runs[0], 2);
+	assert_int_equal(u.part_runs[2], 2);
+	assert_true(u.v[0] == 102 && u.v[1] == 106 && u.v[2] == 100);
+	assert_true(u.part_mean[1] == 106);
+	assert_int_equal(stats_compute(u.v, u.n, &r), 0);
+	assert_near(r.mean, 308.0 / 3, 1e-12);
+	assert_near(r.sd, sqrt(28.0 / 3), 1e-12);
+	assert_near(r.ci95, 4.302652729749464 * sqrt(28.0 / 3) / sqrt(3), 1e-9);
+	/* the runs as units would claim a much narrower interval (n = 6) */
+	assert_int_equal(stats_compute(row, 6, &runs), 0);
+	assert_true(runs.ci95 < r.ci95 / 2);
+
+	assert_int_equal(stats_units(base, bpart, 6, &ub), 0);
+	assert_int_equal(stats_compute(ub.v, ub.n, &b), 0);
+	assert_near(b.mean, 100, 1e-12);
+	assert_near(b.sd, 1, 1e-12);
+	assert_int_equal(stats_change(&r, &b, &c), 0);
+	assert_near(c.pct, 8.0 / 3, 1e-9);
+	assert_near(c.dof, dof, 1e-9);
+	half = stats_t_quantile(0.975, dof) * sqrt(31.0 / 9);
+	assert_near(c.low, 8.0 / 3 - half, 1e-9);
+	assert_near(c.high, 8.0 / 3 + half, 1e-9);
+	assert_near(stats_change_halfwidth(&c), half, 1e-9);
+	/* t(0.975, 2.42) is about 3.8: the half-width is about 7% */
+	assert_true(half > 6.5 && half < 7.5);
+	assert_false(stats_reached(stats_change_halfwidth(&c), 0.3));
+	assert_true(stats_reached(stats_change_halfwidth(&c), 7.5));
+	/* the baseline's own interval: 4.303 * 1 / sqrt(3) of 100 */
+	assert_near(stats_ci95_pct(&b), 4.302652729749464 / sqrt(3), 1e-9);
+	stats_units_free(&u);
+	stats_units_free(&ub);
+	assert_null(u.v);
+}
+
+/* one part: the runs are the units; one run per part: the part means are the runs */
+static void test_units_one_part(void **state)
+{
+	static const double v[] = { 5, 6, 7, 9 };
+	static const size_t one[] = { 2, 2, 2, 2 }, each[] = { 0, 1, 2, 3 };
+	struct stats_units u;
+
+	(void)state;
+	assert_int_equal(stats_units(v, one, 4, &u), 0);
+	assert_false(u.by_part);
+	assert_int_equal(u.nparts, 1);
+	assert_int_equal(u.n, 4);
+	assert_int_equal(u.part_runs[0], 4);
+	assert_true(u.part_mean[0] == 6.75);
+	assert_true(u.v[3] == 9);
+	stats_units_free(&u);
+	assert_int_equal(stats_units(v, each, 4, &u), 0);
+	assert_true(u.by_part);
+	assert_int_equal(u.n, 4);
+	assert_memory_equal(u.v, v, sizeof(v));
+	stats_units_free(&u);
+	assert_int_equal(stats_units(v, one, 0, &u), -EINVAL);
+}
+
+static void test_reached(void **state)
+{
+	struct stats_cell s = { .n = 3, .mean = 200, .ci95 = 0.6 };
+	struct stats_change c = { .has_interval = true, .low = -2.8, .high = -2.2 };
+
+	(void)state;
+	assert_near(stats_ci95_pct(&s), 0.3, 1e-12);
+	assert_true(stats_reached(0.3, 0.3));		/* at most the target */
+	assert_false(stats_reached(0.3000001, 0.3));
+	assert_false(stats_reached(NAN, 0.3));		/* no interval: not reached */
+	assert_near(stats_change_halfwidth(&c), 0.3, 1e-12);
+	c.has_interval = false;
+	assert_true(isnan(stats_change_halfwidth(&c)));
+	s.n = 1;
+	assert_true(isnan(stats_ci95_pct(&s)));
+	s.n = 2;
+	s.mean = 0;
+	assert_true(isnan(stats_ci95_pct(&s)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +317,9 @@ int main(void)
 		cmocka_unit_test(test_change_indistinguishable),
 		cmocka_unit_test(test_change_n1_and_zero_base),
 		cmocka_unit_test(test_reps_needed),
+		cmocka_unit_test(test_units_by_part),
+		cmocka_unit_test(test_units_one_part),
+		cmocka_unit_test(test_reached),
 	};
 
 	unit_init();

@@ -177,6 +177,82 @@ static void test_col_lookup(void **state)
 	table_free(&t);
 }
 
+/* TC_GROUP columns go to the group's object, the others to the member's; TV_STRS is an
+ * array in JSON and space separated in CSV (quoted when an entry needs it); a row range
+ * prints and measures only its rows. */
+static void test_groups_strs_ranges(void **state)
+{
+	enum { G_ROW, G_DIR, G_NAMES, G_NCOLS };
+	static const struct tcol gcols[G_NCOLS] = {
+		[G_ROW] = { "row", "row", TA_LEFT, TC_BOTH | TC_GROUP, false, 0 },
+		[G_DIR] = { "direction", "direction", TA_LEFT, TC_BOTH, false, 0 },
+		[G_NAMES] = { "names", "names", TA_LEFT, TC_DATA, false, 0 },
+	};
+	const char *const names[] = { "boot1/0001-pps64-download", "a,b" };
+	struct json_object *j, *v;
+	struct table t;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+	int r;
+
+	(void)state;
+	assert_int_equal(table_init(&t, gcols, G_NCOLS), 0);
+	r = table_add_row(&t);
+	table_text(&t, r, G_ROW, false, "a-very-long-row-name");
+	table_str(&t, r, G_ROW, "long");
+	table_text(&t, r, G_DIR, false, "download");
+	table_str(&t, r, G_DIR, "download");
+	table_strs(&t, r, G_NAMES, names, 1);
+	r = table_add_row(&t);
+	table_text(&t, r, G_ROW, false, "b");
+	table_str(&t, r, G_ROW, "b");
+	table_text(&t, r, G_DIR, false, "up");
+	table_str(&t, r, G_DIR, "up");
+	table_strs(&t, r, G_NAMES, names, 2);
+
+	j = table_row_json(&t, 1, TJ_GROUP);
+	assert_non_null(j);
+	assert_int_equal(json_object_object_length(j), 1);
+	assert_true(json_object_object_get_ex(j, "row", &v));
+	assert_string_equal(json_object_get_string(v), "b");
+	json_object_put(j);
+	j = table_row_json(&t, 1, TJ_MEMBER);
+	assert_int_equal(json_object_object_length(j), 2);
+	assert_false(json_object_object_get_ex(j, "row", &v));
+	assert_true(json_object_object_get_ex(j, "names", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(v, 1)), "a,b");
+	json_object_put(j);
+	j = table_row_json(&t, 0, TJ_ALL);
+	assert_int_equal(json_object_object_length(j), 3);
+	json_object_put(j);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(table_print_csv(&t, f), 0);
+	fclose(f);
+	assert_string_equal(buf, "row,direction,names\r\n"
+				 "long,download,boot1/0001-pps64-download\r\n"
+				 "b,up,\"boot1/0001-pps64-download a,b\"\r\n");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(table_print_text_rows(&t, f, 1, 1), 0);
+	fclose(f);
+	assert_string_equal(buf, "row  direction\n"
+				 "--------------\n"
+				 "b    up\n");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(table_print_md_rows(&t, f, 1, 5), 0);	/* clipped at the end */
+	fclose(f);
+	assert_string_equal(buf, "| row | direction |\n"
+				 "|:----|:----------|\n"
+				 "| b   | up        |\n");
+	free(buf);
+	table_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_columns_shared),
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_col_lookup),
+		cmocka_unit_test(test_groups_strs_ranges),
 	};
 
 	unit_init();

@@ -1,0 +1,43 @@
+# arch.sh: what each target architecture of the brnf guests is (sourced by
+# kernel-build, qemu-run, kernel-test, ab-matrix, rootfs-build and qemu-storm).
+#
+#   . "$TOP/scripts/arch.sh"; arch_set "${ARCH:-x86_64}" || exit 1
+#
+# ARCH is x86_64 (default; x86 and amd64 mean the same), arm64 or mipsel. arch_set sets:
+#   arch         the canonical name (x86_64, arm64, mipsel)
+#   k_arch       the kernel's ARCH= (x86, arm64, mips)
+#   k_cross      CROSS_COMPILE= ("" on x86_64: the host's gcc), k_gcc_pkg its package
+#   k_target     the make target of the image, k_image its path below the O= dir
+#   k_prefix     prefix of the O= dir name below build/kernel/SERIES/ ("" on x86_64,
+#                so that the x86_64 kernels stay where they always were)
+#   q_bin, q_machine, q_cpu, q_console, q_mem   QEMU and its defaults; q_pkg its package
+#   deb_arch     Debian's name of the architecture
+#   arch_pkgs    the Debian packages that build and boot its kernels (gcc, QEMU)
+#   foreign      1 when the guest needs its own userspace (build/rootfs/ARCH), else 0
+# Every guest has one vCPU under icount; the CPUs are those of routers: Cortex-A53
+# (MediaTek Filogic, Rockchip RK3328) and MIPS 74Kf (the seed's QCA9558 is a 74Kc).
+# shellcheck disable=SC2034  # the variables are for the scripts that source this file
+arch_set() {
+	case $1 in
+	x86_64|x86|amd64)
+		arch=x86_64 k_arch=x86 k_cross='' k_gcc_pkg=gcc k_target=bzImage
+		k_image=arch/x86/boot/bzImage k_prefix='' q_bin=qemu-system-x86_64 q_machine=pc
+		q_cpu=max q_console=ttyS0 q_mem=1G deb_arch=amd64 q_pkg=qemu-system-x86
+		foreign=0 ;;
+	arm64|aarch64)
+		arch=arm64 k_arch=arm64 k_cross=aarch64-linux-gnu- k_gcc_pkg=gcc-aarch64-linux-gnu
+		k_target=Image k_image=arch/arm64/boot/Image k_prefix=arm64-
+		q_bin=qemu-system-aarch64 q_machine=virt q_cpu=cortex-a53 q_console=ttyAMA0
+		q_mem=1G deb_arch=arm64 q_pkg=qemu-system-arm foreign=1 ;;
+	mipsel)
+		# malta maps 256 MiB of low memory; more would need HIGHMEM
+		arch=mipsel k_arch=mips k_cross=mipsel-linux-gnu- k_gcc_pkg=gcc-mipsel-linux-gnu
+		k_target=vmlinux k_image=vmlinux k_prefix=mipsel- q_bin=qemu-system-mipsel
+		q_machine=malta q_cpu=74Kf q_console=ttyS0 q_mem=256M deb_arch=mipsel
+		q_pkg=qemu-system-mips foreign=1 ;;
+	*)
+		echo "${me:-${0##*/}}: ARCH '$1' unknown (x86_64, arm64 or mipsel)" >&2
+		return 1 ;;
+	esac
+	arch_pkgs="$k_gcc_pkg $q_pkg"
+}
