@@ -3,7 +3,8 @@
 # scripts/kernel-test and scripts/qemu-run; this file only names the targets.
 #
 #   make kernels                         every variant of SERIES (default: 6.12 and 6.1),
-#                                        each with br_netfilter also as a module (NAME-m)
+#                                        each with br_netfilter also as a module (NAME-m);
+#                                        nftbridge links nobrnf's image (kernel/README.md)
 #   ... ARCH=arm64 or ARCH=mipsel        on every target below: that architecture's
 #                                        kernels and guests (scripts/arch.mk)
 #   make kernels SERIES=6.12 VARIANTS="vanilla ondemand"
@@ -28,7 +29,7 @@
 #   make kernel-shell SERIES=6.12 VARIANT=vanilla CMD="nft list hooks"
 #                                        run one command in a guest
 
-KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand debug \
+KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand nftbridge debug \
 	vanilla-m legacy-m bypass-m ondemand-m debug-m
 
 # SERIES/VARIANT(S) only count when given on the command line or in the environment,

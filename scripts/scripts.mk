@@ -1,9 +1,12 @@
 # scripts/scripts.mk: the project's main jobs (included by the top Makefile).
 #
-#   make matrix [AB_OPTS="--time 20 --boots 5"] [SERIES=6.1] [CLOCK=realtime] [ARCH=arm64]
-#        builds what is missing, runs the A/B matrix across kernel variants under QEMU
-#        (scripts/ab-matrix --help lists AB_OPTS) and prints the table; ARCH=arm64 or
-#        mipsel: on that architecture's guests (scripts/arch.mk)
+#   make matrix [MATRIX=alternatives] [AB_OPTS="--time 20 --boots 5"] [SERIES=6.1]
+#        [CLOCK=realtime] [ARCH=arm64]
+#        builds what is missing (the kernels the matrix's rows name), runs the A/B matrix
+#        across kernel variants under QEMU (scripts/ab-matrix --help lists AB_OPTS) and
+#        prints the table. MATRIX: a name under rig/matrices/ (alternatives:
+#        rig/matrices/alternatives.matrix) or the path of a matrix file; default ab.
+#        ARCH=arm64 or mipsel: on that architecture's guests (scripts/arch.mk)
 #   make matrix-netns [RUN_OPTS="--reps 5"]
 #        the seed's rows on the running kernel, in network namespaces (brnf run --help)
 #   make icount-load [LOAD_VARIANT=ondemand] [LOAD_OPTS="--boots 5"]
@@ -22,7 +25,8 @@
 #        placeholder is refused), checked: checkpatch, git am, each prefix builds =y/=m
 
 AB_SERIES = $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6.12)
-AB_VARIANTS := nobrnf legacy vanilla bypass ondemand
+# MATRIX=NAME is rig/matrices/NAME.matrix, anything else with a / or .matrix a path
+AB_MATRIX = $(if $(MATRIX),$(if $(or $(findstring /,$(MATRIX)),$(filter %.matrix,$(MATRIX))),$(MATRIX),$(TOP)/rig/matrices/$(MATRIX).matrix),$(TOP)/rig/matrices/ab.matrix)
 AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
 TEST_VARIANTS := vanilla legacy bypass ondemand
 LOAD_VARIANT ?= vanilla
@@ -50,10 +54,14 @@ test-kernels:
 	@$(MAKE) -s kernels SERIES=6.12 VARIANTS="$(TEST_VARIANTS)"
 
 matrix:
+	@test -r "$(AB_MATRIX)" || { echo "make matrix: MATRIX=$(MATRIX): no matrix file $(AB_MATRIX)" \
+		"(a name under rig/matrices/ or a path)" >&2; exit 2; }
 	@sh $(TOP)/scripts/deps.sh rig kernel $(ARCH_NAME)
 	@$(MAKE) -s guest-deps
-	@$(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$(AB_VARIANTS)"
-	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock $(AB_CLOCK) $(AB_OPTS)
+	@v=$$($(BUILD)/bin/brnf matrix-kernels "$(AB_MATRIX)") && \
+	 $(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$$(echo $$v)"
+	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock $(AB_CLOCK) \
+		--matrix "$(AB_MATRIX)" $(AB_OPTS)
 
 icount-load:
 	@sh $(TOP)/scripts/deps.sh all

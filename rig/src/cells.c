@@ -8,7 +8,9 @@
  * per-packet cost would be part of what is measured.
  *
  * Then each row's verification pass, in the same boot: the row configured again, the
- * counting rules loaded, a short flow each way, the counters read, the rules removed.
+ * counting rules loaded, a short flow each way, the counters read, the rules removed;
+ * where the ruleset tracks connections, the pps flow primed as a measured run primes it
+ * and its conntrack entry read: tracked, and offloaded iff the ruleset has a flowtable.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctflow.h"
 #include "pktgen.h"
 #include "progress.h"
 #include "record.h"
@@ -28,19 +31,28 @@ static const char *const directions[] = { "download", "upload" };
 /* The verification pass's traffic: one iperf3 flow of this many bytes each way. */
 #define VERIFY_BYTES (1024 * 1024)
 #define VERIFY_TRAFFIC "iperf3 -n 1048576, 1 flow, download and upload"
+#define VERIFY_TRAFFIC_FLOW VERIFY_TRAFFIC "; then the pps flow primed, conntrack -L"
 
-static enum verdict judge(const struct run *r, const struct verification *v, bool mismatch)
+/* yes when every check that could be made held, n/a when none could */
+static enum verdict judge(enum verify_mode mode, const struct verification *v, bool mismatch)
 {
+	enum verdict counts = VERDICT_NA, flow = VERDICT_NA;
 	unsigned int b;
 
 	if (mismatch)
 		return VERDICT_NO;
-	if (r->mode != VERIFY_PHYSDEV)
-		return VERDICT_NA;
-	for (b = 0; b < BRNF_NBRIDGES; b++)
-		if (v->expected[b] != (v->packets[b] > 0))
-			return VERDICT_NO;
-	return VERDICT_YES;
+	if (mode != VERIFY_IIF) {
+		counts = VERDICT_YES;
+		for (b = 0; b < BRNF_NBRIDGES; b++)
+			if (v->expected[b] != (v->packets[b] > 0))
+				counts = VERDICT_NO;
+	}
+	if (v->flow_checked)
+		flow = v->flow.tracked && v->flow.offloaded == v->flow_offload_expected ?
+		       VERDICT_YES : VERDICT_NO;
+	if (counts == VERDICT_NO || flow == VERDICT_NO)
+		return VERDICT_NO;
+	return counts == VERDICT_YES || flow == VERDICT_YES ? VERDICT_YES : VERDICT_NA;
 }
 
 static int run_dir(struct run *r, const char *name, char *dir, size_t len)
@@ -74,24 +86,40 @@ static int measure_flows(struct run *r, struct record *rec, bool download, const
 	return 0;
 }
 
-/* pps64, pps1514: pktgen through the test bed */
+/* pktgen's frames of pkt_size through the test bed one way; p holds the strings */
+static void pps_way(const struct run *r, bool download, unsigned int pkt_size,
+		    unsigned long count, struct tb_path *p, struct pktgen_opts *o)
+{
+	testbed_path(download, p);
+	*o = (struct pktgen_opts){ .pkt_size = pkt_size, .count = count };
+	o->tx = p->tx == TB_STA ? r->fh[0].client : r->fh[0].server;
+	o->rx = p->rx == TB_STA ? r->fh[0].client : r->fh[0].server;
+	o->tx_dev = p->tx_dev;
+	o->rx_dev = p->rx_dev;
+	o->dst_ip = p->dst_ip;
+	o->dst_mac = p->gw_mac;
+}
+
+/* The pps flow of a direction with its way back, for the priming frames. */
+static void pps_flow(const struct run *r, bool download, unsigned int pkt_size,
+		     unsigned long count, struct tb_path p[2], struct pktgen_opts o[2])
+{
+	pps_way(r, download, pkt_size, count, &p[0], &o[0]);
+	pps_way(r, !download, pkt_size, 1, &p[1], &o[1]);
+	o[0].reply = &o[1];
+}
+
+/* pps64, pps1514: pktgen through the test bed, the flow primed */
 static int measure_pps(struct run *r, struct record *rec, bool download, char *what,
 		       size_t len)
 {
-	struct pktgen_opts o = { .pkt_size = brnf_workloads[rec->workload].pkt_size,
-				 .count = r->c.packets };
-	struct tb_path p;
+	struct pktgen_opts o[2];
+	struct tb_path p[2];
 
-	testbed_path(download, &p);
-	o.tx = p.tx == TB_STA ? r->fh[0].client : r->fh[0].server;
-	o.rx = p.rx == TB_STA ? r->fh[0].client : r->fh[0].server;
-	o.tx_dev = p.tx_dev;
-	o.rx_dev = p.rx_dev;
-	o.dst_ip = p.dst_ip;
-	o.dst_mac = p.gw_mac;
-	rec->pkt_size = o.pkt_size;
-	rec->count = o.count;
-	if (pktgen_send(&o, &rec->pg))
+	pps_flow(r, download, brnf_workloads[rec->workload].pkt_size, r->c.packets, p, o);
+	rec->pkt_size = o[0].pkt_size;
+	rec->count = o[0].count;
+	if (pktgen_send(&o[0], &rec->pg))
 		return -EIO;
 	snprintf(what, len, "%8.1f ns/packet (%" PRIu64 " sent, %" PRIu64 " received)",
 		 rec->pg.sent ? rec->pg.elapsed_us * 1000.0 / rec->pg.sent : 0.0, rec->pg.sent,
@@ -133,13 +161,50 @@ static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf
 	return 0;
 }
 
+/* The pps flow forgotten, primed under the row's ruleset and its conntrack entry read. */
+static int verify_flow(struct run *r, const struct brnf_ruleset *info, struct verification *v)
+{
+	struct pktgen_opts o[2];
+	struct tb_path p[2];
+	int err;
+
+	pps_flow(r, true, brnf_workloads[WL_PPS64].pkt_size, 1, p, o);
+	v->flow_checked = true;
+	v->flow_offload_expected = info->flowtable;
+	err = ct_flow_forget(&r->ap.h);
+	if (!err)
+		err = pktgen_prime(&o[0]);
+	if (!err)
+		err = ct_flow_read(&r->ap.h, &v->flow);
+	return err;
+}
+
+static void verify_failed(const struct run *r, size_t i, enum verify_mode mode,
+			  const struct record *rec)
+{
+	const struct verification *v = &rec->v;
+
+	pr_err("filtering verification %s for row %s: expected %s on %s %s, on %s %s; "
+	       "counted %" PRIu64 " and %" PRIu64 " packets%s%s%s%s",
+	       r->rows[i].expect_mismatch ? "said no, as expected," : "failed",
+	       r->source[i], mode == VERIFY_NFT_BRIDGE ? "the bridge filter" : "iptables",
+	       brnf_bridge_names[0], v->expected[0] ? "yes" : "no",
+	       brnf_bridge_names[1], v->expected[1] ? "yes" : "no", v->packets[0],
+	       v->packets[1], v->flow_checked ? "; the pps flow: expected " : "",
+	       v->flow_checked ? (v->flow_offload_expected ? "offloaded" : "tracked") : "",
+	       v->flow_checked ? ", conntrack has " : "",
+	       !v->flow_checked ? "" : !v->flow.tracked ? "no entry" :
+	       v->flow.offloaded ? "it offloaded" : "it, not offloaded");
+}
+
 /* Row i's verification pass (see the top of this file). */
 static int verify_row(struct run *r, size_t i)
 {
+	struct brnf_ruleset info;
+	enum verify_mode mode;
 	struct record rec = {
 		.kind = RECORD_VERIFY, .row = &r->rows[i], .index = i, .source = r->source[i],
-		.order = r->order, .rules = r->mode == VERIFY_PHYSDEV ? "physdev" : "iif",
-		.traffic = VERIFY_TRAFFIC,
+		.order = r->order, .traffic = VERIFY_TRAFFIC,
 	};
 	char dir[1400], sub[1500], key[256];
 	double bps[1];
@@ -147,13 +212,16 @@ static int verify_row(struct run *r, size_t i)
 	unsigned int d;
 	int err;
 
+	row_ruleset_info(&r->rows[i], &info);
+	mode = info.bridge[0] || info.bridge[1] ? VERIFY_NFT_BRIDGE : r->mode;
+	rec.rules = verify_mode_names[mode];
 	row_key(&r->rows[i], key, sizeof(key));
 	progress_cell(r->order + 1, key);
 	err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rec.rb, &mismatch);
 	if (!err)
 		err = run_dir(r, "verify", dir, sizeof(dir));
 	if (!err)
-		err = verify_install(&r->ap.h, r->ap.port, r->mode);
+		err = verify_install(&r->ap.h, r->ap.port, mode);
 	for (d = 0; d < ARRAY_SIZE(directions) && !err; d++) {
 		struct flow_opts fo = { 1, r->c.time, 0, d == 0, VERIFY_BYTES };
 
@@ -163,13 +231,17 @@ static int verify_row(struct run *r, size_t i)
 			err = flows_run(r->fh, &fo, sub, bps);
 	}
 	if (!err)
-		err = verify_read(&r->ap.h, r->ap.port, r->mode, rec.v.packets);
+		err = verify_read(&r->ap.h, r->ap.port, mode, rec.v.packets);
+	if (!err && info.conntrack && r->pktgen) {
+		rec.traffic = VERIFY_TRAFFIC_FLOW;
+		err = verify_flow(r, &info, &rec.v);
+	}
 	if (!err)
-		err = verify_remove(&r->ap.h);
+		err = verify_remove(&r->ap.h, mode);
 	if (err)
 		return err;
 	rowcfg_expected(&r->rows[i], rec.v.expected);
-	rec.v.result = judge(r, &rec.v, mismatch);
+	rec.v.result = judge(mode, &rec.v, mismatch);
 	err = record_write(dir, &rec);
 	if (err)
 		return err;
@@ -177,16 +249,14 @@ static int verify_row(struct run *r, size_t i)
 	 * there "no" is the result and "yes" the failure */
 	if ((rec.v.result == VERDICT_NO) != r->rows[i].expect_mismatch)
 		r->mismatches++;
-	progress_line("%4u verify    %s (%s %" PRIu64 ", %s %" PRIu64 " packets counted)  %s",
+	progress_line("%4u verify    %s (%s %" PRIu64 ", %s %" PRIu64 " packets counted%s%s)  %s",
 		      r->order + 1, verdict_names[rec.v.result], brnf_bridge_names[0],
-		      rec.v.packets[0], brnf_bridge_names[1], rec.v.packets[1], key);
+		      rec.v.packets[0], brnf_bridge_names[1], rec.v.packets[1],
+		      rec.v.flow_checked ? "; pps flow " : "",
+		      !rec.v.flow_checked ? "" : !rec.v.flow.tracked ? "not tracked" :
+		      rec.v.flow.offloaded ? "offloaded" : "tracked", key);
 	if (rec.v.result == VERDICT_NO)
-		pr_err("filtering verification %s for row %s: expected iptables on %s %s, on "
-		       "%s %s; counted %" PRIu64 " and %" PRIu64 " packets",
-		       r->rows[i].expect_mismatch ? "said no, as expected," : "failed",
-		       r->source[i], brnf_bridge_names[0], rec.v.expected[0] ? "yes" : "no",
-		       brnf_bridge_names[1], rec.v.expected[1] ? "yes" : "no", rec.v.packets[0],
-		       rec.v.packets[1]);
+		verify_failed(r, i, mode, &rec);
 	r->order++;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "matrix.h"
 #include "netns.h"
 #include "util.h"
 #include "version.h"
@@ -86,6 +87,7 @@ static void cmd_usage(const struct cmd *c)
 
 static int cmd_help(int argc, char **argv)
 {
+	const struct brnf_ruleset *rs;
 	unsigned int i;
 
 	(void)argc;
@@ -95,7 +97,12 @@ static int cmd_help(int argc, char **argv)
 		cmd_usage(&cmds[i]);
 	printf("\nMatrix file (--matrix): one row per line, whitespace separated key=value:\n"
 	       "  kernel=VARIANT (default running)  global=0|1|iptables,ip6tables,arptables\n"
-	       "  local=-|br-lan[,br-wlan]  ruleset=none|openwrt|openwrt-flowtable  label=TEXT\n"
+	       "  local=-|br-lan[,br-wlan]  label=TEXT  ruleset=NAME[+NAME...], files of\n"
+	       "  rig/rulesets loaded together:");
+	for (rs = brnf_rulesets; rs->name; rs++)
+		printf(" %s", rs->name);
+	printf("\n  (a ruleset that filters in the bridge family, bridge-*: its row sets global=0\n"
+	       "  local=-)\n"
 	       "  '#' starts a comment. Rows with another kernel than the running one are skipped.\n"
 	       "\nTraffic: iperf3 servers in pc, clients in sta; upload = sta -> pc,\n"
 	       "download = pc -> sta (clients with -R). Ports from 5201 on.\n"

@@ -18,7 +18,15 @@ const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
 	[BRNF_NFAMILIES] = NULL,
 };
 const char *const brnf_bridge_names[BRNF_NBRIDGES + 1] = { "br-lan", "br-wlan", NULL };
-const char *const brnf_ruleset_names[] = { "none", "openwrt", "openwrt-flowtable", NULL };
+/* rig/rulesets/<name>.nft; each file's header says what it filters */
+const struct brnf_ruleset brnf_rulesets[] = {
+	{ .name = "none" },
+	{ .name = "openwrt", .conntrack = true },
+	{ .name = "openwrt-flowtable", .conntrack = true, .flowtable = true },
+	{ .name = "bridge-lan", .conntrack = true, .bridge = { true, false } },
+	{ .name = "bridge-both", .conntrack = true, .bridge = { true, true } },
+	{ .name = NULL },
+};
 
 #define MATRIX_MAX_BYTES (1 << 20)
 
@@ -77,15 +85,92 @@ int matrix_check_bridge(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+static const struct brnf_ruleset *ruleset_find(const char *v, size_t len)
+{
+	const struct brnf_ruleset *rs;
+
+	for (rs = brnf_rulesets; rs->name; rs++)
+		if (strlen(rs->name) == len && !strncmp(rs->name, v, len))
+			return rs;
+	return NULL;
+}
+
+int matrix_ruleset_parts(const char *v, const char *parts[BRNF_MAX_RULESETS], char *err,
+			 size_t errlen)
+{
+	const struct brnf_ruleset *rs;
+	const char *p = v, *end;
+	char known[128];
+	size_t off = 0;
+	int n = 0, i;
+
+	if (strlen(v) >= BRNF_NAME_LEN) {
+		seterr(err, errlen, "ruleset '%.40s' is longer than %d characters", v,
+		       BRNF_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	for (;; p = end + 1) {
+		end = strchr(p, '+');
+		if (!end)
+			end = p + strlen(p);
+		rs = ruleset_find(p, end - p);
+		if (!rs) {
+			for (rs = brnf_rulesets; rs->name; rs++)
+				off += snprintf(known + off, off < sizeof(known) ?
+						sizeof(known) - off : 0, "%s%s",
+						rs == brnf_rulesets ? "" : ", ", rs->name);
+			seterr(err, errlen, "unknown ruleset '%.*s' (known: %s)",
+			       (int)(end - p), p, known);
+			return -EINVAL;
+		}
+		for (i = 0; i < n; i++)
+			if (parts[i] == rs->name) {
+				seterr(err, errlen, "ruleset '%s' listed twice in '%s'", rs->name, v);
+				return -EINVAL;
+			}
+		if (n == BRNF_MAX_RULESETS) {
+			seterr(err, errlen, "ruleset '%s': more than %d files", v,
+			       BRNF_MAX_RULESETS);
+			return -EINVAL;
+		}
+		parts[n++] = rs->name;
+		if (!*end)
+			break;
+	}
+	if (n > 1)
+		for (i = 0; i < n; i++)
+			if (!strcmp(parts[i], "none")) {
+				seterr(err, errlen, "ruleset '%s': none combines with nothing", v);
+				return -EINVAL;
+			}
+	return n;
+}
+
 int matrix_check_ruleset(const char *v, char *err, size_t errlen)
 {
-	char known[64];
+	const char *parts[BRNF_MAX_RULESETS];
 
-	if (name_index(brnf_ruleset_names, v) >= 0)
-		return 0;
-	matrix_names_join(brnf_ruleset_names, known, sizeof(known));
-	seterr(err, errlen, "unknown ruleset '%s' (known: %s)", v, known);
-	return -EINVAL;
+	return matrix_ruleset_parts(v, parts, err, errlen) < 0 ? -EINVAL : 0;
+}
+
+void row_ruleset_info(const struct brnf_row *r, struct brnf_ruleset *info)
+{
+	const char *parts[BRNF_MAX_RULESETS];
+	const struct brnf_ruleset *rs;
+	char err[8];
+	int n, i;
+	unsigned int b;
+
+	memset(info, 0, sizeof(*info));
+	info->name = r->ruleset;
+	n = matrix_ruleset_parts(r->ruleset, parts, err, sizeof(err));
+	for (i = 0; i < n; i++) {
+		rs = ruleset_find(parts[i], strlen(parts[i]));
+		info->conntrack |= rs->conntrack;
+		info->flowtable |= rs->flowtable;
+		for (b = 0; b < BRNF_NBRIDGES; b++)
+			info->bridge[b] |= rs->bridge[b];
+	}
 }
 
 static int parse_global(char *v, struct brnf_row *r, char *err, size_t errlen)
@@ -154,6 +239,26 @@ enum { K_KERNEL, K_GLOBAL, K_LOCAL, K_RULESET, K_LABEL, K_EXPECT, K_NKEYS };
 static const char *const key_names[] = {
 	"kernel", "global", "local", "ruleset", "label", "expect", NULL
 };
+
+/* Bridge-family filtering and br_netfilter's switches in one row: the verification
+ * pass counts one of them (verify.h), so a row has one. */
+static int check_bridge_family(const struct brnf_row *r, char *err, size_t errlen)
+{
+	struct brnf_ruleset info;
+	unsigned int b, f;
+	bool family = false, brnf = r->nlocal > 0;
+
+	row_ruleset_info(r, &info);
+	for (b = 0; b < BRNF_NBRIDGES; b++)
+		family |= info.bridge[b];
+	for (f = 0; f < BRNF_NFAMILIES; f++)
+		brnf |= r->global[f];
+	if (!family || !brnf)
+		return 0;
+	seterr(err, errlen, "ruleset '%s' filters in the bridge family: a row with it sets "
+	       "no br_netfilter switch (global=0 local=-)", r->ruleset);
+	return -EINVAL;
+}
 
 /* Parse one line (already NUL terminated, comment stripped). Returns 1 when
  * a row was parsed, 0 for a blank line, -EINVAL with err set. */
@@ -226,7 +331,10 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 		if (ret)
 			return ret;
 	}
-	return ntok > 0;
+	if (!ntok)
+		return 0;
+	ret = check_bridge_family(r, err, errlen);
+	return ret ? ret : 1;
 }
 
 int matrix_parse_buf(const char *name, const char *buf, size_t len,

@@ -9,8 +9,10 @@
  *   kernel=<variant>     default "running"
  *   global=0|1|<list>    list of iptables,ip6tables,arptables set to 1
  *   local=-|<bridge>,... bridges (br-lan, br-wlan) with nf_call_* = 1
- *   ruleset=none|openwrt|openwrt-flowtable
+ *   ruleset=<name>[+<name>...]   files of rig/rulesets (brnf_rulesets), loaded together
  *   label=<text>         display label for the kernel column
+ * A row whose ruleset filters in the bridge family sets no br_netfilter switch (global,
+ * local): its verification counts the bridge table's frames, not iptables'.
  */
 #ifndef BRNF_MATRIX_H
 #define BRNF_MATRIX_H
@@ -43,7 +45,17 @@ extern const char *const brnf_family_names[BRNF_NFAMILIES + 1];	/* "iptables", .
 /* "br-lan", "br-wlan", NULL: the one list of the bridges, in this order everywhere
  * (row keys, records, the test bed, the AP's scripts) */
 extern const char *const brnf_bridge_names[BRNF_NBRIDGES + 1];
-extern const char *const brnf_ruleset_names[];			/* NULL terminated */
+
+/* A file of rig/rulesets, and what of it a row's verification pass checks (cells.c). */
+struct brnf_ruleset {
+	const char *name;
+	bool conntrack;			/* its rules track connections (ct) */
+	bool flowtable;			/* offloads forwarded TCP and UDP flows (flow add @ft) */
+	bool bridge[BRNF_NBRIDGES];	/* filters the bridge's IPv4/IPv6 frames in the bridge
+					 * family (table bridge filter, chain stateful: verify.h) */
+};
+extern const struct brnf_ruleset brnf_rulesets[];		/* { NULL } terminated */
+#define BRNF_MAX_RULESETS 4		/* files one row may combine: ruleset=a+b */
 
 /* 0 or -errno; on error writes "FILE:LINE: message" into err */
 int matrix_parse_file(const char *path, struct brnf_matrix *m, char *err, size_t errlen);
@@ -69,5 +81,12 @@ void matrix_names_join(const char *const *names, char *buf, size_t len);
 int matrix_check_name(const char *what, const char *v, char *err, size_t errlen);
 int matrix_check_bridge(const char *v, char *err, size_t errlen);
 int matrix_check_ruleset(const char *v, char *err, size_t errlen);
+
+/* The files of a ruleset value ("openwrt+bridge-lan": 2), checked as
+ * matrix_check_ruleset() does; the number of names or -EINVAL. */
+int matrix_ruleset_parts(const char *v, const char *parts[BRNF_MAX_RULESETS], char *err,
+			 size_t errlen);
+/* What a row's ruleset does: the union of its files (a value that does not check: none). */
+void row_ruleset_info(const struct brnf_row *r, struct brnf_ruleset *info);
 
 #endif /* BRNF_MATRIX_H */

@@ -12,8 +12,7 @@
 
 #define PG_DIR "/proc/net/pktgen"
 #define SINK_TABLE "brnf_sink"
-/* UDP port of the frames: discard (RFC 863), so nothing answers a stray one */
-#define PG_PORT 9
+#define PG_PORT PKTGEN_UDP_PORT
 
 bool pktgen_available(const struct host *h)
 {
@@ -111,7 +110,8 @@ static int sink_read(const struct pktgen_opts *o, uint64_t *received)
  * start (returns when the count is sent), the device file (its Result) on stdout,
  * and the device removed from the thread again.
  */
-static void sender_script(const struct pktgen_opts *o, char *buf, size_t len)
+static void sender_script(const struct pktgen_opts *o, unsigned long count, char *buf,
+			  size_t len)
 {
 	snprintf(buf, len,
 		 "P=" PG_DIR "; t=$P/kpktgend_0; d='%s'\n"
@@ -125,26 +125,26 @@ static void sender_script(const struct pktgen_opts *o, char *buf, size_t len)
 		 "echo start > $P/pgctrl || exit 1\n"
 		 "cat \"$P/$d\"\n"
 		 "echo rem_device_all > $t\n",
-		 o->tx_dev, o->count, o->pkt_size, o->dst_ip, o->dst_mac, PG_PORT, PG_PORT,
+		 o->tx_dev, count, o->pkt_size, o->dst_ip, o->dst_mac, PG_PORT, PG_PORT,
 		 PG_PORT, PG_PORT);
 }
 
-int pktgen_send(const struct pktgen_opts *o, struct pktgen_result *res)
+/* count frames from o->tx into a fresh sink at o->rx, which counts them and is removed */
+static int send_counted(const struct pktgen_opts *o, unsigned long count,
+			struct pktgen_result *res)
 {
 	char script[1024], what[128], *out = NULL;
 	char *argv[] = { "sh", "-c", script, NULL };
 	int err;
 
-	memset(res, 0, sizeof(*res));
 	err = sink_load(o);
 	if (err)
 		return err;
-	sender_script(o, script, sizeof(script));
-	snprintf(what, sizeof(what), "pktgen, %lu frames of %u bytes on %s", o->count,
+	sender_script(o, count, script, sizeof(script));
+	snprintf(what, sizeof(what), "pktgen, %lu frames of %u bytes on %s", count,
 		 o->pkt_size, o->tx_dev);
 	/* a generous bound: a frame costs microseconds even in an emulated guest */
-	err = host_cmd_timeout(o->tx, what, NULL, argv, NULL, 0, &out,
-			       120 + o->count / 1000.0);
+	err = host_cmd_timeout(o->tx, what, NULL, argv, NULL, 0, &out, 120 + count / 1000.0);
 	if (!err && pktgen_parse_result(out ? out : "", res)) {
 		char *r = out ? strstr(out, "Result: ") : NULL;
 
@@ -156,4 +156,38 @@ int pktgen_send(const struct pktgen_opts *o, struct pktgen_result *res)
 	if (!err)
 		err = sink_read(o, &res->received);
 	return err;
+}
+
+int pktgen_prime(const struct pktgen_opts *o)
+{
+	const struct pktgen_opts *way[] = { o, o->reply };
+	struct pktgen_result res;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < 2 && !err; i++) {
+		memset(&res, 0, sizeof(res));
+		err = send_counted(way[i], 1, &res);
+		if (!err && res.received != 1) {
+			pr_err("%s: the priming frame from %s to %s did not arrive (%" PRIu64
+			       " counted)", way[i]->rx->what, way[i]->tx_dev, way[i]->dst_ip,
+			       res.received);
+			err = -EIO;
+		}
+	}
+	return err;
+}
+
+int pktgen_send(const struct pktgen_opts *o, struct pktgen_result *res)
+{
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if (o->reply) {
+		err = pktgen_prime(o);
+		if (err)
+			return err;
+		res->primed = true;
+	}
+	return send_counted(o, o->count, res);
 }

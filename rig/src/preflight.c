@@ -41,8 +41,10 @@ int preflight_tools(struct run *r)
 		{ "iperf3", "iperf3", false }, { "nft", "nftables", true },
 		{ "iptables", "iptables", true }, { "iptables-restore", "iptables", true },
 	};
-	bool local_iperf = false, local_ap;
+	bool local_iperf = false, local_ap, conntrack = false;
+	struct brnf_ruleset info;
 	unsigned int i;
+	size_t k;
 
 	for (i = 0; i < r->rig.nroles; i++)
 		if (r->rig.roles[i].kind != RIG_AP && r->rig.roles[i].transport != RIG_SSH)
@@ -54,6 +56,16 @@ int preflight_tools(struct run *r)
 			       tools[i].pkg);
 			return -ENOENT;
 		}
+	/* the verification reads the pps flow's entry where a ruleset tracks connections */
+	for (k = 0; k < r->m.nrows; k++) {
+		row_ruleset_info(&r->rows[k], &info);
+		conntrack |= r->ran[k] && info.conntrack;
+	}
+	if (local_ap && conntrack && !in_path("conntrack")) {
+		pr_err("conntrack not found (the verification of rows with a ruleset that tracks "
+		       "connections reads it); install it: apt-get install conntrack");
+		return -ENOENT;
+	}
 	if (local_iperf && iperf_version(r->iperf_ver, sizeof(r->iperf_ver))) {
 		pr_err("iperf3 --version failed; is iperf3 installed?");
 		return -ENOENT;
@@ -145,6 +157,25 @@ int preflight_rows(struct run *r)
 	return 0;
 }
 
+/* A ruleset that filters in the bridge family, just loaded: its verification's counting
+ * rules go into its chain stateful (verify.h); tried once and removed again. */
+static int try_bridge_counting(struct run *r, const struct brnf_row *row)
+{
+	struct brnf_ruleset info;
+	int err;
+
+	row_ruleset_info(row, &info);
+	if (!info.bridge[0] && !info.bridge[1])
+		return 0;
+	err = verify_install(&r->ap.h, r->ap.port, VERIFY_NFT_BRIDGE);
+	if (err) {
+		pr_err("ruleset %s: no chain " VERIFY_BRIDGE_CHAIN " for the verification's "
+		       "counting rules", row->ruleset);
+		return err;
+	}
+	return verify_remove(&r->ap.h, VERIFY_NFT_BRIDGE);
+}
+
 /* Everything the rows need, before the first measurement. */
 int preflight_rulesets(struct run *r)
 {
@@ -165,6 +196,9 @@ int preflight_rulesets(struct run *r)
 		err = ruleset_load(ap, r->rows[i].ruleset);
 		if (err)
 			return err;
+		err = try_bridge_counting(r, &r->rows[i]);
+		if (err)
+			return err;
 	}
 	/* The counting rules of the verification passes, tried once and removed again:
 	 * the measured runs see the row's ruleset alone. */
@@ -178,7 +212,7 @@ int preflight_rulesets(struct run *r)
 		err = verify_install(ap, r->ap.port, r->mode);
 	}
 	if (!err)
-		err = verify_remove(ap);
+		err = verify_remove(ap, r->mode);
 	if (!err)
 		err = ruleset_load(ap, "none");
 	return err;
@@ -191,13 +225,15 @@ int preflight_workloads(struct run *r)
 	unsigned int k, i;
 	int err;
 
+	/* also the verification's priming of the pps flow (cells.c) */
+	r->pktgen = r->rig.testbed;
+	for (i = 0; i < 2 && r->pktgen; i++)
+		r->pktgen = pktgen_available(tx[i]);
 	if (!r->nwl) {
 		/* the default: the fixed-work pps workloads where the kernel can */
 		static const unsigned int all[] = { WL_PPS64, WL_PPS1514, WL_TCP };
-		bool have = r->rig.testbed;
+		bool have = r->pktgen;
 
-		for (i = 0; i < 2 && have; i++)
-			have = pktgen_available(tx[i]);
 		if (!have) {
 			r->wl[r->nwl++] = WL_TCP;
 			fprintf(stderr, "brnf: workloads: tcp (no pktgen for pps64 and pps1514%s)\n",

@@ -121,12 +121,40 @@ static struct json_object *host_json(void)
 	return o;
 }
 
+/* How the rows' verification passes counted (cells.c, verify.h). */
+static void verify_text(const struct provenance *p, char *buf, size_t len)
+{
+	bool bridge = false, flow = false;
+	struct brnf_ruleset info;
+	size_t i;
+	int n;
+
+	for (i = 0; i < p->m->nrows; i++) {
+		if (!p->row_ran[i])
+			continue;
+		row_ruleset_info(&p->rows[i], &info);
+		bridge |= info.bridge[0] || info.bridge[1];
+		flow |= info.conntrack;
+	}
+	n = snprintf(buf, len, "%s", p->mode == VERIFY_PHYSDEV ?
+		     "a pass per row: iptables mangle PREROUTING -m physdev --physdev-in" :
+		     p->ap->br_netfilter ?
+		     "a pass per row: iptables mangle PREROUTING -i <bridge> (no physdev match: n/a)" :
+		     "a pass per row: iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)");
+	if (bridge && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, "; rows whose ruleset filters in the bridge family: "
+			      "nft iifname <port> counter rules in its chain " VERIFY_BRIDGE_CHAIN);
+	if (flow && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; rows whose ruleset tracks connections: the pps flow "
+			 "primed, its conntrack entry tracked and [OFFLOAD] iff a flowtable");
+}
+
 static struct json_object *testbed_json(const struct provenance *p)
 {
 	struct json_object *o = json_object_new_object(), *ns, *off, *one;
 	const struct testbed *tb = p->tb;
 	unsigned int r, i, k;
-	char key[80];
+	char key[80], verify[600];
 
 	json_object_object_add(o, "kind", json_object_new_string(p->rig->testbed ? "netns" : "rig"));
 	json_object_object_add(o, "rig", json_object_new_string(p->rig_path));
@@ -141,12 +169,8 @@ static struct json_object *testbed_json(const struct provenance *p)
 	}
 	json_object_object_add(o, "roles", one);
 	json_object_object_add(o, "br_netfilter", json_object_new_boolean(p->ap->br_netfilter));
-	json_object_object_add(o, "verify", json_object_new_string(
-		p->mode == VERIFY_PHYSDEV ?
-		"a pass per row: iptables mangle PREROUTING -m physdev --physdev-in" :
-		p->ap->br_netfilter ?
-		"a pass per row: iptables mangle PREROUTING -i <bridge> (no physdev match: n/a)" :
-		"a pass per row: iptables mangle PREROUTING -i <bridge> (no br_netfilter: n/a)"));
+	verify_text(p, verify, sizeof(verify));
+	json_object_object_add(o, "verify", json_object_new_string(verify));
 	if (!p->rig->testbed)
 		return o;
 	ns = json_object_new_object();
@@ -252,23 +276,29 @@ static struct json_object *device_json(const struct provenance *p)
 	return o;
 }
 
+/* Each file the rows load, once: its path and sha256. */
 static struct json_object *rulesets_json(const struct provenance *p)
 {
 	struct json_object *o = json_object_new_object(), *one;
+	const char *files[BRNF_MAX_RULESETS];
 	char hex[65], path[512];
+	int n, k;
 	size_t i;
 
 	for (i = 0; i < p->m->nrows; i++) {
-		const char *name = p->rows[i].ruleset;
-
-		if (!p->row_ran[i] || json_object_object_get(o, name))
+		if (!p->row_ran[i])
 			continue;
-		if (ruleset_path(name, path, sizeof(path)) || ruleset_digest(name, hex))
-			continue;
-		one = json_object_new_object();
-		json_object_object_add(one, "file", json_object_new_string(path));
-		json_object_object_add(one, "sha256", json_object_new_string(hex));
-		json_object_object_add(o, name, one);
+		n = ruleset_files(p->rows[i].ruleset, files);
+		for (k = 0; k < n; k++) {
+			if (json_object_object_get(o, files[k]) ||
+			    ruleset_path(files[k], path, sizeof(path)) ||
+			    ruleset_digest(files[k], hex))
+				continue;
+			one = json_object_new_object();
+			json_object_object_add(one, "file", json_object_new_string(path));
+			json_object_object_add(one, "sha256", json_object_new_string(hex));
+			json_object_object_add(o, files[k], one);
+		}
 	}
 	return o;
 }

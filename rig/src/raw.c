@@ -482,13 +482,13 @@ static int parse_measure(struct json_object *top, struct raw_run *run, char *msg
 
 static int parse_pass(struct json_object *top, struct raw_run *run, char *msg, size_t len)
 {
-	static const char *const rules[] = { "physdev", "iif", NULL };
+	static const char *const rules[] = { "physdev", "iif", "nft-bridge", NULL };
 	int i;
 
 	run->kind = RAW_VERIFY_PASS;
 	i = get_enum(top, "rules", rules);
 	if (i < 0) {
-		seterr(msg, len, "\"rules\" missing or not physdev/iif");
+		seterr(msg, len, "\"rules\" missing or not physdev/iif/nft-bridge");
 		return -1;
 	}
 	strcpy(run->rules, rules[i]);

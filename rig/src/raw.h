@@ -115,7 +115,7 @@ struct raw_run {
 	/* filtering verification: schema 1 runs and verification passes */
 	bool has_verify;
 	enum raw_verify verify;		/* verify.result */
-	char rules[16];			/* pass: "physdev" or "iif" */
+	char rules[16];			/* pass: "physdev", "iif" or "nft-bridge" */
 	bool readback_ok;		/* readback (when present) matches the row */
 	char readback_msg[128];		/* what did not match */
 };

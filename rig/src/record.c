@@ -71,6 +71,16 @@ static struct json_object *verify_json(const struct verification *v)
 		json_object_object_add(br, brnf_bridge_names[b], one);
 	}
 	json_object_object_add(o, "bridges", br);
+	if (v->flow_checked) {
+		one = json_object_new_object();
+		json_object_object_add(one, "offload_expected",
+				       json_object_new_boolean(v->flow_offload_expected));
+		json_object_object_add(one, "tracked", json_object_new_boolean(v->flow.tracked));
+		json_object_object_add(one, "offloaded",
+				       json_object_new_boolean(v->flow.offloaded));
+		json_object_object_add(one, "conntrack", json_object_new_string(v->flow.entry));
+		json_object_object_add(o, "flow", one);
+	}
 	json_object_object_add(o, "result", json_object_new_string(verdict_names[v->result]));
 	return o;
 }
@@ -86,6 +96,7 @@ static struct json_object *pktgen_json(const struct record *rec)
 	json_object_object_add(o, "errors", json_object_new_int64(rec->pg.errors));
 	json_object_object_add(o, "elapsed_us", json_object_new_int64(rec->pg.elapsed_us));
 	json_object_object_add(o, "result", json_object_new_string(rec->pg.result));
+	json_object_object_add(o, "primed", json_object_new_boolean(rec->pg.primed));
 	return o;
 }
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* record.json (schema 1, read back by raw.c): what one run configured, read back and verified. */
+/* record.json (schema 2, read back by raw.c): what one run configured, read back and verified. */
 #ifndef BRNF_RECORD_H
 #define BRNF_RECORD_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "ctflow.h"
 #include "matrix.h"
 #include "pktgen.h"
 #include "testbed.h"
@@ -23,6 +24,10 @@ extern const char *const verdict_names[];	/* "n/a", "yes", "no" */
 struct verification {
 	bool expected[BRNF_NBRIDGES];
 	uint64_t packets[BRNF_NBRIDGES];
+	/* rulesets that track connections: the pps flow's entry after priming (ctflow.h) */
+	bool flow_checked;
+	bool flow_offload_expected;	/* the ruleset has a flowtable */
+	struct ct_flow flow;
 	enum verdict result;
 };
 
@@ -46,7 +51,7 @@ struct record {
 	unsigned long count;		/* pps: frames asked for */
 	struct pktgen_result pg;	/* pps */
 	/* RECORD_VERIFY */
-	const char *rules;		/* "physdev" | "iif" */
+	const char *rules;		/* verify_mode_names[]: "physdev", "iif", "nft-bridge" */
 	const char *traffic;		/* what crossed the AP while counting */
 	struct verification v;
 };

@@ -22,10 +22,13 @@ bool rowcfg_needs_brnf(const struct brnf_row *r)
 
 void rowcfg_expected(const struct brnf_row *r, bool exp[BRNF_NBRIDGES])
 {
+	struct brnf_ruleset info;
 	unsigned int b;
 
+	row_ruleset_info(r, &info);
 	for (b = 0; b < BRNF_NBRIDGES; b++)
-		exp[b] = r->global[BRNF_IPTABLES] || row_local_has(r, brnf_bridge_names[b]);
+		exp[b] = r->global[BRNF_IPTABLES] || row_local_has(r, brnf_bridge_names[b]) ||
+			 info.bridge[b];
 }
 
 static int switches_set(const struct ap *ap, const struct brnf_row *r, struct readback *rb)

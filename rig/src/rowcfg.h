@@ -19,8 +19,9 @@ bool rowcfg_needs_brnf(const struct brnf_row *r);
  */
 int rowcfg_apply(const struct ap *ap, const struct brnf_row *r, const char *source,
 		 struct readback *rb, bool *mismatch);
-/* IPv4 traffic: bridge b's frames go through iptables iff global iptables
- * or the bridge's own nf_call_iptables. */
+/* IPv4 traffic: bridge b's frames reach a bridge-layer filter iff global iptables, the
+ * bridge's own nf_call_iptables, or the row's ruleset filters it in the bridge family
+ * (a row has one of these mechanisms: matrix.c). */
 void rowcfg_expected(const struct brnf_row *r, bool exp[BRNF_NBRIDGES]);
 
 #endif

@@ -58,7 +58,8 @@ struct run {
 	bool res_open;
 	unsigned int wl[WL_N];		/* the workloads, in the order they run */
 	unsigned int nwl;
-	enum verify_mode mode;
+	enum verify_mode mode;		/* physdev or iif; nft-bridge is a row's (cells.c) */
+	bool pktgen;			/* pktgen on the test bed's sta and pc */
 	char iperf_ver[64];
 	unsigned int mismatches;
 	unsigned int order;

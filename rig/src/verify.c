@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Filtering verification with iptables counters (see verify.h). */
+/* Filtering verification with iptables or nft counters (see verify.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -12,14 +12,37 @@
 #include "util.h"
 #include "verify.h"
 
-/* The match of bridge b's rule, as iptables -S prints it. */
+const char *const verify_mode_names[VERIFY_NMODES] = {
+	[VERIFY_PHYSDEV] = "physdev", [VERIFY_IIF] = "iif", [VERIFY_NFT_BRIDGE] = "nft-bridge",
+};
+
+/* The match of bridge b's rule, as iptables -S or nft list prints it. */
 static void rule_match(const char *const port[BRNF_NBRIDGES], enum verify_mode mode,
 		       unsigned int b, char *buf, size_t len)
 {
 	if (mode == VERIFY_PHYSDEV)
 		snprintf(buf, len, "-m physdev --physdev-in %s", port[b]);
+	else if (mode == VERIFY_NFT_BRIDGE)
+		snprintf(buf, len, "iifname \"%s\"", port[b]);
 	else
 		snprintf(buf, len, "-i %s", brnf_bridge_names[b]);
+}
+
+/* One nft transaction: a counting rule per bridge port at the head of the chain. */
+static int nft_install(const struct host *h, const char *const port[BRNF_NBRIDGES])
+{
+	char *argv[] = { "nft", "-f", "/proc/self/fd/0", NULL };
+	char rules[1024], match[128];
+	unsigned int b;
+	int n = 0;
+
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
+		rule_match(port, VERIFY_NFT_BRIDGE, b, match, sizeof(match));
+		n += snprintf(rules + n, sizeof(rules) - n, "insert rule " VERIFY_BRIDGE_CHAIN
+			      " %s counter comment \"" VERIFY_CHAIN "\"\n", match);
+	}
+	return host_cmd(h, "counting rules (nft, in chain " VERIFY_BRIDGE_CHAIN
+			" of the row's ruleset)", "nftables", argv, rules, strlen(rules), NULL);
 }
 
 int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
@@ -29,6 +52,9 @@ int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
 	char *argv[] = { "iptables-restore", NULL };	/* its -w eats an argument */
 	unsigned int b;
 	int n;
+
+	if (mode == VERIFY_NFT_BRIDGE)
+		return nft_install(h, port);
 
 	n = snprintf(rules, sizeof(rules),
 		     "*mangle\n:PREROUTING ACCEPT [0:0]\n:" VERIFY_CHAIN " - [0:0]\n"
@@ -51,7 +77,8 @@ int verify_zero(const struct host *h)
 	return host_cmd(h, "zero counting rules", "iptables", argv, NULL, 0, NULL);
 }
 
-/* "-A brnf_count -m physdev --physdev-in wlan0 -c 12 3456" */
+/* "-A brnf_count -m physdev --physdev-in wlan0 -c 12 3456", or
+ * "iifname "wlan0" counter packets 12 bytes 3456 comment "brnf_count"" */
 static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
 			enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
@@ -61,7 +88,10 @@ static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
 
 	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		rule_match(port, mode, b, match, sizeof(match));
-		snprintf(pat, sizeof(pat), "-A " VERIFY_CHAIN " %s -c ", match);
+		if (mode == VERIFY_NFT_BRIDGE)
+			snprintf(pat, sizeof(pat), "%s counter packets ", match);
+		else
+			snprintf(pat, sizeof(pat), "-A " VERIFY_CHAIN " %s -c ", match);
 		line = strstr(out, pat);
 		if (!line) {
 			pr_err("counting rule \"%s\" is missing in the AP", match);
@@ -79,19 +109,35 @@ static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
 int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
 		enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
-	char *argv[] = { "iptables", "-w", "-t", "mangle", "-S", VERIFY_CHAIN, "-v", NULL };
+	char *ipt[] = { "iptables", "-w", "-t", "mangle", "-S", VERIFY_CHAIN, "-v", NULL };
+	char *nft[] = { "nft", "list", "chain", "bridge", "filter", "stateful", NULL };
+	bool n = mode == VERIFY_NFT_BRIDGE;
 	char *out = NULL;
 	int err;
 
-	err = host_cmd(h, "read counting rules", "iptables", argv, NULL, 0, &out);
+	err = host_cmd(h, "read counting rules", n ? "nftables" : "iptables", n ? nft : ipt,
+		       NULL, 0, &out);
 	if (!err)
 		err = parse_counts(out ? out : "", port, mode, pkts);
 	free(out);
 	return err;
 }
 
-int verify_remove(const struct host *h)
+/* The nft counting rules by their handles (nft -a), the ruleset's own rules kept; then
+ * none may be left. */
+#define VERIFY_NFT_REMOVE_SH \
+	"c='" VERIFY_BRIDGE_CHAIN "'\n" \
+	"nft -a list chain $c | " \
+	"sed -n 's/.* comment \"" VERIFY_CHAIN "\" # handle \\([0-9]*\\)$/\\1/p' | " \
+	"while read -r n; do nft delete rule $c handle \"$n\" || exit 1; done || exit 1\n" \
+	"if nft list chain $c | grep -q '\"" VERIFY_CHAIN "\"'; then\n" \
+	"\techo \"error: counting rules left in chain $c\" >&2; exit 1\nfi\n"
+
+int verify_remove(const struct host *h, enum verify_mode mode)
 {
+	if (mode == VERIFY_NFT_BRIDGE)
+		return host_cmd_sh(h, "remove the counting rules", VERIFY_NFT_REMOVE_SH, NULL, 0,
+				   NULL);
 	return host_cmd_sh(h, "remove the counting rules", VERIFY_UNCHAIN_SH "exit 0\n", NULL, 0,
 			   NULL);
 }

@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Filtering verification: iptables counting rules on the AP (any transport), one
- * per bridge port, `-m physdev --physdev-in <port>` in chain brnf_count of
- * the mangle table (jumped to from PREROUTING). physdev only matches frames
- * br_netfilter handed to iptables, so a count > 0 proves the bridge's frames
- * went through iptables. Without br_netfilter the same-shaped chain matches
- * `-i <bridge>` and the result is n/a.
+ * Filtering verification: counting rules on the AP (any transport), one per bridge
+ * port, that count the frames a bridge-layer filter was given.
  *
- * The rules cost every packet a trip through iptables, so they are loaded only for a
- * row's verification pass, never while a run measures (cells.c).
+ * - physdev (br_netfilter): iptables rules `-m physdev --physdev-in <port>` in chain
+ *   brnf_count of the mangle table (jumped to from PREROUTING). physdev only matches
+ *   frames br_netfilter handed to iptables, so a count > 0 proves the bridge's frames
+ *   went through iptables.
+ * - iif (no br_netfilter, no bridge-family filter): the same-shaped chain matches
+ *   `-i <bridge>`; nothing is proven, the result is n/a.
+ * - nft-bridge (a row whose ruleset filters in the bridge family, matrix.h): nft rules
+ *   `iifname "<port>" counter comment "brnf_count"` inserted at the head of the
+ *   ruleset's own chain, table bridge filter, chain stateful, which its base chains
+ *   jump to for the bridges they filter: a count > 0 proves the bridge's frames reached
+ *   the stateful filter (and, as its ct state vmap drops invalid frames and the flows
+ *   completed, that nf_conntrack_bridge tracked them).
+ *
+ * The rules cost every packet a rule or a trip through iptables, so they are loaded only
+ * for a row's verification pass, never while a run measures (cells.c).
  */
 #ifndef BRNF_VERIFY_H
 #define BRNF_VERIFY_H
@@ -25,20 +34,25 @@
 	"do :; done\n" \
 	"iptables -w -t mangle -F " VERIFY_CHAIN " 2>/dev/null\n" \
 	"iptables -w -t mangle -X " VERIFY_CHAIN " 2>/dev/null\n"
+/* The bridge-family chain a ruleset's bridge filter jumps to (rig/rulesets/bridge-*.nft) */
+#define VERIFY_BRIDGE_CHAIN "bridge filter stateful"
 
-enum verify_mode { VERIFY_PHYSDEV, VERIFY_IIF };
+enum verify_mode { VERIFY_PHYSDEV, VERIFY_IIF, VERIFY_NFT_BRIDGE, VERIFY_NMODES };
+/* record.json's "rules": "physdev", "iif", "nft-bridge" */
+extern const char *const verify_mode_names[VERIFY_NMODES];
 
-/* Load the chain into ns (after the ruleset: nft flush ruleset removes it).
- * Counters start at 0. */
+/* Load the rules into the AP (after the ruleset: nft flush ruleset removes them; with
+ * nft-bridge, the ruleset's chain stateful must exist). Counters start at 0. */
 int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
 		   enum verify_mode mode);
 /* Packets counted per bridge (brnf_bridge_names[] order). */
 int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
 		enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES]);
-/* Zero the counters. */
+/* Zero the counters (physdev, iif). */
 int verify_zero(const struct host *h);
-/* Remove the chain again. The caller loads the row's ruleset afterwards (nft flush
- * ruleset), which also removes the mangle table iptables-nft left behind. */
-int verify_remove(const struct host *h);
+/* Remove the rules again, and nothing else. The caller loads the row's ruleset
+ * afterwards (nft flush ruleset), which also removes the mangle table iptables-nft left
+ * behind. */
+int verify_remove(const struct host *h, enum verify_mode mode);
 
 #endif

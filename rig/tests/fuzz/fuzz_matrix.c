@@ -8,6 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct brnf_ruleset info;
 	struct brnf_matrix m;
 	char err[256], key[256];
 	size_t i;
@@ -25,6 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (row_key(&m.rows[i], key, sizeof(key)) < 0)
 			abort();
 		if (m.rows[i].line == 0 || m.rows[i].nlocal > BRNF_MAX_BRIDGES)
+			abort();
+		/* a parsed row's ruleset checks, and names its own files */
+		if (matrix_check_ruleset(m.rows[i].ruleset, err, sizeof(err)))
+			abort();
+		row_ruleset_info(&m.rows[i], &info);
+		if (info.name != m.rows[i].ruleset)
 			abort();
 	}
 	matrix_free(&m);

@@ -84,6 +84,40 @@ static void test_buf_crlf_and_no_final_newline(void **state)
 	matrix_free(&m);
 }
 
+/* ruleset=a+b: the files loaded together, what they do is the union of theirs */
+static void test_ruleset_combined(void **state)
+{
+	static const char text[] = "kernel=nftbridge ruleset=openwrt+bridge-lan\n"
+				   "ruleset=openwrt-flowtable\nruleset=bridge-both+openwrt\n";
+	const char *parts[BRNF_MAX_RULESETS];
+	struct brnf_ruleset info;
+	struct brnf_matrix m;
+	char err[256] = "", key[256];
+
+	(void)state;
+	assert_int_equal(matrix_parse_buf("x", text, strlen(text), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nrows, 3);
+	assert_true(row_key(&m.rows[0], key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=nftbridge global=0 local=- ruleset=openwrt+bridge-lan");
+	assert_int_equal(matrix_ruleset_parts(m.rows[0].ruleset, parts, err, sizeof(err)), 2);
+	assert_string_equal(parts[0], "openwrt");
+	assert_string_equal(parts[1], "bridge-lan");
+	row_ruleset_info(&m.rows[0], &info);
+	assert_true(info.conntrack);
+	assert_false(info.flowtable);
+	assert_true(info.bridge[0]);
+	assert_false(info.bridge[1]);
+	row_ruleset_info(&m.rows[1], &info);
+	assert_true(info.conntrack && info.flowtable);
+	assert_false(info.bridge[0] || info.bridge[1]);
+	row_ruleset_info(&m.rows[2], &info);
+	assert_true(info.bridge[0] && info.bridge[1]);
+	assert_false(info.flowtable);
+	assert_int_equal(matrix_check_ruleset("openwrt-flowtable+bridge-both", err, sizeof(err)), 0);
+	assert_int_equal(matrix_ruleset_parts("none", parts, err, sizeof(err)), 1);
+	matrix_free(&m);
+}
+
 static void test_key_too_small(void **state)
 {
 	struct brnf_row r = { .kernel = "running", .ruleset = "none" };
@@ -114,7 +148,23 @@ static const struct {
 	{ "local=br-lan,br-lan", "t.matrix:1: bridge 'br-lan' listed twice in local" },
 	{ "local=", "t.matrix:1: bad local value '' (- or a list of bridges)" },
 	{ "local=br-lan,,br-wlan", "t.matrix:1: bad local value 'br-lan,,br-wlan' (- or a list of bridges)" },
-	{ "ruleset=pf", "t.matrix:1: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable)" },
+	{ "ruleset=pf", "t.matrix:1: unknown ruleset 'pf' (known: none, openwrt, "
+			"openwrt-flowtable, bridge-lan, bridge-both)" },
+	{ "ruleset=openwrt+pf", "t.matrix:1: unknown ruleset 'pf' (known: none, openwrt, "
+				"openwrt-flowtable, bridge-lan, bridge-both)" },
+	{ "ruleset=openwrt+", "t.matrix:1: unknown ruleset '' (known: none, openwrt, "
+			      "openwrt-flowtable, bridge-lan, bridge-both)" },
+	{ "ruleset=openwrt+openwrt", "t.matrix:1: ruleset 'openwrt' listed twice in 'openwrt+openwrt'" },
+	{ "ruleset=none+bridge-lan", "t.matrix:1: ruleset 'none+bridge-lan': none combines with nothing" },
+	{ "ruleset=openwrt+bridge-lan+bridge-both+none+x",
+	  "t.matrix:1: ruleset 'openwrt+bridge-lan+bridge-both+none+x' is longer than 31 characters" },
+	{ "ruleset=none+none+none+none+none", "t.matrix:1: ruleset 'none' listed twice in 'none+none+none+none+none'" },
+	{ "ruleset=openwrt+bridge-lan local=br-lan",
+	  "t.matrix:1: ruleset 'openwrt+bridge-lan' filters in the bridge family: a row with it "
+	  "sets no br_netfilter switch (global=0 local=-)" },
+	{ "global=iptables ruleset=bridge-both",
+	  "t.matrix:1: ruleset 'bridge-both' filters in the bridge family: a row with it "
+	  "sets no br_netfilter switch (global=0 local=-)" },
 	{ "kernel", "t.matrix:1: token 'kernel' is not key=value" },
 	{ "=x", "t.matrix:1: token '=x' is not key=value" },
 	{ "kernel=", "t.matrix:1: empty kernel" },
@@ -193,6 +243,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_buf_crlf_and_no_final_newline),
+		cmocka_unit_test(test_ruleset_combined),
 		cmocka_unit_test(test_key_too_small),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_nul_byte),

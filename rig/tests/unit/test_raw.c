@@ -142,7 +142,8 @@ static const struct {
 	{ "[\"br-wlan\", \"br-lan\"]", "\"br-lan\"",
 	  "r.json: row.local missing or not an array of bridge names" },
 	{ "\"ruleset\": \"openwrt\"", "\"ruleset\": \"pf\"",
-	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable)" },
+	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable, "
+	  "bridge-lan, bridge-both)" },
 	{ "\"direction\": \"upload\"", "\"direction\": \"sideways\"",
 	  "r.json: \"direction\" missing or not upload/download" },
 	{ "\"repetition\": 2", "\"repetition\": 0",
@@ -294,6 +295,10 @@ static void test_schema2_tcp_and_pass(void **state)
 	assert_int_equal(raw_parse_record("r.json", t, strlen(t), &run, err, sizeof(err)), 0);
 	assert_string_equal(run.rules, "iif");
 	free(t);
+	t = subst_in(pass, "\"physdev\"", "\"nft-bridge\"");
+	assert_int_equal(raw_parse_record("r.json", t, strlen(t), &run, err, sizeof(err)), 0);
+	assert_string_equal(run.rules, "nft-bridge");
+	free(t);
 }
 
 static const struct {
@@ -344,7 +349,7 @@ static const struct {
 	{ bytes, "\"port\": 5201", "\"port\": 0",
 	  "r.json: flows[0].port missing or not a port number" },
 	{ pass, "\"rules\": \"physdev\"", "\"rules\": \"mac\"",
-	  "r.json: \"rules\" missing or not physdev/iif" },
+	  "r.json: \"rules\" missing or not physdev/iif/nft-bridge" },
 	{ pass, "\"traffic\": \"iperf3", "\"traffic\": [\"iperf3\"], \"x\": \"",
 	  "r.json: \"traffic\" is not a string" },
 	{ pass, "\"result\": \"yes\"", "\"result\": \"YES\"",
