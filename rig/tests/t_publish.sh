@@ -52,6 +52,29 @@ check "clock-compare --workload pps64" sh -c "sh '$S/clock-compare' --workload p
 check "clock-compare: rho 1 against itself" \
 	grep -q 'over 3 rows: download 1.00, upload 1.00' "$TMPD/cc"
 
+# matrix-compare: the same changes against itself; a moved interval is found; run.txt
+check "matrix-compare: a matrix against itself, exit status 0" sh -c \
+	"sh '$S/matrix-compare' '$D' '$TMPD/r2b' >'$TMPD/mc'"
+check "matrix-compare: a row with its intervals" grep -q \
+	'^| vanilla · global 0 · br-lan | download | +10.18% \[+9.44, +10.92\] | +10.18% \[+9.44, +10.92\] | +0.00 | yes |$' \
+	"$TMPD/mc"
+check "matrix-compare: nothing differs but the wall time" \
+	grep -q 'run.txt differs in (A / B): nothing but the wall time' "$TMPD/mc"
+jq '(.rows[] | select(.key | test("local=br-lan")) | .cells[] |
+	select(.workload == "pps64" and .direction == "upload")) |=
+	(.change_pct += 5 | .change_low_pct += 5 | .change_high_pct += 5)' \
+	"$D/matrix.json" >"$TMPD/r2b/matrix.json"
+sed 's/boots=3/boots=3 verify=before/' "$D/run.txt" >"$TMPD/r2b/run.txt"
+sh "$S/matrix-compare" "$D" "$TMPD/r2b" >"$TMPD/mc" 2>&1 && rc=0 || rc=$?
+check "matrix-compare: intervals 5 points apart, exit status 1 (got $rc)" test "$rc" -eq 1
+check "matrix-compare: that row says no" grep -q '^| vanilla · global 0 · br-lan | upload | .* | +5.00 | no |$' "$TMPD/mc"
+check "matrix-compare: and the parameter that differs" \
+	grep -q 'run.txt differs in (A / B): verify: (unset) / before' "$TMPD/mc"
+sh "$S/matrix-compare" --workload tcp "$D" "$TMPD/r2b" >/dev/null 2>"$TMPD/err" && rc=0 || rc=$?
+check "matrix-compare: a workload neither has, exit status 2 (got $rc)" test "$rc" -eq 2
+check "and one line naming the file" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
+	grep -q 'r2/matrix.json: no tcp runs' '$TMPD/err'"
+
 # readme-results into a README of our own
 printf '# x\n\n<!-- summary:begin -->\nold\n<!-- summary:end -->\n\ntext\n\n<!-- results:begin -->\nold\n<!-- results:end -->\nend\n' \
 	>"$TMPD/README.md"
