@@ -615,7 +615,8 @@ static int run_txt_workloads(const char *v, struct raw_run_txt *rt, char *msg, s
 			return -1;
 		}
 		mask |= 1u << w;
-		p = c + 1;
+		if (c)
+			p = c + 1;
 	} while (c);
 set:
 	if (rt->target_workloads && rt->target_workloads != mask) {
