@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strncmp(err, "t:", 2) || strchr(err, '\n'))
 			abort();
 	} else if ((!isnan(rt.target_pct) && !(rt.target_pct > 0 && rt.target_pct <= 100)) ||
-		   rt.target_workloads >= 1u << WL_N) {
+		   rt.target_workloads > RAW_TARGET_NONE) {
 		abort();
 	}
 	return 0;
