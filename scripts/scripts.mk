@@ -28,7 +28,7 @@ AB_SERIES = $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6
 # MATRIX=NAME is rig/matrices/NAME.matrix, anything else with a / or .matrix a path
 AB_MATRIX = $(if $(MATRIX),$(if $(or $(findstring /,$(MATRIX)),$(filter %.matrix,$(MATRIX))),$(MATRIX),$(TOP)/rig/matrices/$(MATRIX).matrix),$(TOP)/rig/matrices/ab.matrix)
 AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
-TEST_VARIANTS := vanilla legacy bypass ondemand
+TEST_VARIANTS := vanilla legacy bypass ondemand ondemand-m
 LOAD_VARIANT ?= vanilla
 
 .PHONY: checkpatch test test-arch test-kernels matrix matrix-netns icount-load publish apply openwrt upstream
@@ -49,7 +49,7 @@ test-arch:
 checkpatch:
 	@sh $(TOP)/scripts/checkpatch-series
 
-# The 6.12 kernels the tests boot; kernel-test compiles net/bridge/ of each 6.1 series.
+# The 6.12 kernels the tests boot (ondemand-m for kernel-test-m); kernel-test compiles net/bridge/ of each 6.1 series.
 test-kernels:
 	@$(MAKE) -s kernels SERIES=6.12 VARIANTS="$(TEST_VARIANTS)"
 
