@@ -75,6 +75,19 @@ check "matrix-compare: a workload neither has, exit status 2 (got $rc)" test "$r
 check "and one line naming the file" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
 	grep -q 'r2/matrix.json: no tcp runs' '$TMPD/err'"
 
+# boot-levels: each cell's lowest busy time per frame, then every run's excess, by boot
+check "boot-levels on the fixture" sh -c "sh '$S/boot-levels' '$D' >'$TMPD/bl'"
+check "boot-levels: a cell, its lowest value and its runs in boot order" grep -qx \
+	'vanilla 000 br-lan pps64 download              6598.5  +0.0/+20.0 +10.0/+0.0 +50.0/+40.0' \
+	"$TMPD/bl"
+check "boot-levels: one line per cell" test "$(grep -c ' pps64 ' "$TMPD/bl")" -eq 6
+sh "$S/boot-levels" "$TMPD/r1" >/dev/null 2>"$TMPD/err" && rc=0 || rc=$?
+check "boot-levels: a directory without pps records, exit status 1 (got $rc)" test "$rc" -eq 1
+check "and one line naming it" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
+	grep -q 'r1: no pps record' '$TMPD/err'"
+check "boot-levels: not a results directory is an error" \
+	sh -c "! sh '$S/boot-levels' '$TMPD/nothing' 2>'$TMPD/err' && grep -q 'nothing: no raw/' '$TMPD/err'"
+
 # readme-results into a README of our own
 printf '# x\n\n<!-- summary:begin -->\nold\n<!-- summary:end -->\n\ntext\n\n<!-- results:begin -->\nold\n<!-- results:end -->\nend\n' \
 	>"$TMPD/README.md"
