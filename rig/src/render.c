@@ -194,6 +194,28 @@ static void print_lost(struct rowstats *rs, int w, FILE *f, const char *bullet)
 	}
 }
 
+/* lines of workload @w: one per cell with runs left out for pktgen's transmit errors */
+static void print_errors(struct rowstats *rs, int w, FILE *f, const char *bullet)
+{
+	const struct rcell *c;
+	char buf[320];
+	size_t i;
+	int d;
+
+	for (i = 0; i < rs->nrows; i++) {
+		for (d = 0; d < RAW_NDIRS; d++) {
+			c = &rs->rows[i].cell[w][d];
+			if (!c->error_runs)
+				continue;
+			fprintf(f, "%s%s %s, %s %s: %zu of %zu runs left out, pktgen counted %llu "
+				"transmit errors in them\n", bullet, ERROR_MARK,
+				brnf_workloads[w].name,
+				rowstats_row_text(&rs->rows[i].row, buf, sizeof(buf)),
+				raw_dir_names[d], c->error_runs, c->error_runs + c->n, c->errors);
+		}
+	}
+}
+
 static void print_notes(struct rowstats *rs, FILE *f)
 {
 	fprintf(f, "## How to read the tables\n\n");
@@ -255,6 +277,12 @@ static void print_notes(struct rowstats *rs, FILE *f)
 		fprintf(f, "%s some runs of the cell received a different number of packets "
 			   "than pktgen sent (the value is per packet sent): see \"Lost "
 			   "packets\".\n\n", LOST_MARK);
+	if (rs->nerror_cells)
+		fprintf(f, "%s some pps runs of the cell were left out: pktgen counted transmit "
+			   "errors in them (its device refused frames, and it sent them again "
+			   "until the count was reached), not the one transmission per frame "
+			   "that a time per frame assumes; see \"Runs left out\". Their raw "
+			   "records stay in raw/.\n\n", ERROR_MARK);
 	if (any_icount(rs))
 		fprintf(f, "Clock `icount`: guest time advances with every executed instruction, "
 			   "so a rate measures instructions per byte%s on a model of an in-order "
@@ -348,6 +376,12 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 			print_lost(rs, w, f, "- ");
 		fputc('\n', f);
 	}
+	if (rs->nerror_cells) {
+		fprintf(f, "## Runs left out\n\n");
+		for (w = 0; w < WL_N; w++)
+			print_errors(rs, w, f, "- ");
+		fputc('\n', f);
+	}
 	fprintf(f, "## What was run\n\n");
 	print_run(rs, sm, f);
 	print_parts(rs, f, "- ");
@@ -377,8 +411,9 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 	}
 	fprintf(f, "mean ± 95%% CI over units (boots' means with >= 2 boots, else runs); Δ vs "
 		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
-		   " CV > 3%%%s\n\n", rs->rows[rs->base].key, rs->target, rs->target_src,
-		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "");
+		   " CV > 3%%%s%s\n\n", rs->rows[rs->base].key, rs->target, rs->target_src,
+		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
+		rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");
 	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
@@ -391,6 +426,8 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 	}
 	for (w = 0; w < WL_N; w++)
 		print_lost(rs, w, f, "");
+	for (w = 0; w < WL_N; w++)
+		print_errors(rs, w, f, "");
 	print_run(rs, sm, f);
 	if (any_icount(rs))
 		fprintf(f, "icount: rates measure instructions per byte%s on a model of an "

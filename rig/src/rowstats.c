@@ -113,6 +113,7 @@ static int group_rows(struct rowstats *rs)
 {
 	struct raw_run *run;
 	struct rrow *r;
+	struct rcell *c;
 	size_t i, cap = 0;
 	int ret;
 
@@ -129,9 +130,21 @@ static int group_rows(struct rowstats *rs)
 			r->index = run->row_index;
 		if (!r->row.label[0] && run->row.label[0])
 			strcpy(r->row.label, run->row.label);
-		ret = cell_add(&r->cell[run->workload][run->dir], run->value, run->part, i);
-		if (ret)
-			return ret;
+		c = &r->cell[run->workload][run->dir];
+		if (rowstats_is_pps(run->workload) && run->pktgen.errors) {
+			/*
+			 * The sender's device refused frames and pktgen sent them again:
+			 * not one transmission per frame, the regime the metric assumes.
+			 * Left out, and said so in the notes.
+			 */
+			rs->nerror_cells += !c->error_runs;
+			c->error_runs++;
+			c->errors += run->pktgen.errors;
+		} else {
+			ret = cell_add(c, run->value, run->part, i);
+			if (ret)
+				return ret;
+		}
 		rs->has_wl[run->workload] = true;
 		rs->nmeasured++;
 		rs->ncounting += run->counting_rules;

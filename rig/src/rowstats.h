@@ -22,6 +22,7 @@
 #define CV_MARK_LIMIT 0.03	/* mark cells whose units' CV exceeds 3% */
 #define CV_MARK "†"
 #define LOST_MARK "‡"		/* pps cells with runs whose received != sent */
+#define ERROR_MARK "§"		/* pps cells with runs left out for pktgen errors */
 #define DETECT_CHANGE 0.02	/* repetitions needed to detect a 2% change */
 #define ROWSTATS_TARGET_PCT 0.3	/* the target without run.txt's or an option's */
 
@@ -46,6 +47,8 @@ struct rcell {
 	double mpps, wire_mbps;	/* pps: means over the runs */
 	unsigned long long sent, received;
 	size_t lost_runs;	/* pps runs whose received != sent */
+	size_t error_runs;	/* pps runs left out: pktgen counted transmit errors */
+	unsigned long long errors;	/* their errors, summed */
 	size_t trow;		/* its row in the cell table (rtables.c) */
 };
 
@@ -76,7 +79,7 @@ struct rowstats {
 	bool has_wl[WL_N];
 	bool has_target[WL_N];	/* run.txt target_workloads (absent: all) */
 	bool any_ruleset, any_v1, any_v2;
-	size_t nmeasured, npasses, ncounting, nlost_cells;
+	size_t nmeasured, npasses, ncounting, nlost_cells, nerror_cells;
 };
 
 /* What rowstats_load() is asked for (render.h's options). */

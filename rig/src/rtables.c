@@ -78,15 +78,16 @@ static int mean_text(struct table *t, size_t row, size_t col, const struct rcell
 {
 	const char *cv = c->s.cv > CV_MARK_LIMIT ? " " CV_MARK : "";
 	const char *lost = c->lost_runs ? " " LOST_MARK : "";
+	const char *left = c->error_runs ? " " ERROR_MARK : "";
 	int dec;
 
 	if (!c->has_stats)
-		return table_text(t, row, col, false, "-");
+		return table_text(t, row, col, false, "-%s", left);
 	if (c->s.n < 2)
-		return table_text(t, row, col, false, "%.1f (n=1)%s", c->s.mean, lost);
+		return table_text(t, row, col, false, "%.1f (n=1)%s%s", c->s.mean, lost, left);
 	dec = decimals(c->s.ci95);
-	return table_text(t, row, col, false, "%.*f ± %.*f%s%s", dec, c->s.mean, dec,
-			  c->s.ci95, cv, lost);
+	return table_text(t, row, col, false, "%.*f ± %.*f%s%s%s", dec, c->s.mean, dec,
+			  c->s.ci95, cv, lost, left);
 }
 
 static int change_text(struct table *t, size_t row, size_t col, const struct rcell *c,

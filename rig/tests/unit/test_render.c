@@ -966,6 +966,54 @@ static void test2_tcp_bytes_value(void **state)
 	free(msg);
 }
 
+/*
+ * A pps run in which pktgen counted transmit errors (its device refused frames, it sent
+ * them again) is left out of its cell, and the notes say which and how many.
+ */
+static void test2_pktgen_errors_left_out(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top, *c, *v;
+	char *msg;
+	size_t i;
+
+	/* vanilla, no bridge filtering, boot 2, download, repetition 1: 6170 ns/packet */
+	sh("sed -i 's/\"errors\":[\t ]*0/\"errors\": 917/; s/\"elapsed_us\":[\t ]*308500/"
+	   "\"elapsed_us\": 280000/' '%s'",
+	   in_dir(fx, "raw/vanilla-boot2/runs/0001-pps64-download/record.json"));
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	c = json_cell(top, 1, "pps64", "download");
+	assert_int_equal(json_object_get_int(jget(c, "n_runs")), 5);
+	assert_int_equal(json_object_get_int(jget(c, "n")), 3);
+	v = jget(c, "values");
+	for (i = 0; i < json_object_array_length(v); i++)
+		assert_true(json_object_get_double(json_object_array_get_idx(v, i)) > 6000);
+	/* boot 2's unit is its other run alone */
+	assert_true(json_object_get_double(json_object_array_get_idx(jget(c, "per_part"), 1)) ==
+		    6166);
+	/* the other direction and the other rows keep every run */
+	assert_int_equal(json_object_get_int(jget(json_cell(top, 1, "pps64", "upload"),
+						  "n_runs")), 6);
+	assert_int_equal(json_object_get_int(jget(json_cell(top, 2, "pps64", "download"),
+						  "n_runs")), 6);
+	json_object_put(top);
+
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(msg, "## Runs left out\n\n- § pps64, vanilla · global 0 · no iface "
+				    "download: 1 of 6 runs left out, pktgen counted 917 transmit errors in "
+				    "them\n"));
+	assert_non_null(strstr(msg, "§ some pps runs of the cell were left out"));
+	free(msg);
+	msg = slurp(in_dir(fx, "matrix.txt"), NULL);
+	assert_non_null(strstr(msg, " § runs left out (pktgen errors)"));
+	assert_non_null(strstr(msg, "§ pps64, vanilla · global 0 · no iface download: 1 of 6 runs "
+				    "left out"));
+	free(msg);
+}
+
 static void test2_target_option(void **state)
 {
 	struct fixture *fx = *state;
@@ -1232,6 +1280,7 @@ int main(void)
 		T(test_no_raw),
 		T2(test2_render_golden),
 		T2(test2_values),
+		T2(test2_pktgen_errors_left_out),
 		T2(test2_tcp_bytes_value),
 		T2(test2_target_option),
 		T2(test2_missing_pass),
