@@ -128,6 +128,11 @@ static int measure_pps(struct run *r, struct record *rec, bool download, char *w
 		fprintf(stderr, "brnf: row %s %s %s: %" PRIu64 " of %" PRIu64 " frames lost\n",
 			r->source[rec->index], brnf_workloads[rec->workload].name,
 			rec->direction, rec->pg.sent - rec->pg.received, rec->pg.sent);
+	if (rec->pg.errors)
+		fprintf(stderr, "brnf: row %s %s %s: pktgen counted %" PRIu64 " transmit errors "
+			"(frames sent again): brnf render leaves this run out\n",
+			r->source[rec->index], brnf_workloads[rec->workload].name,
+			rec->direction, rec->pg.errors);
 	return 0;
 }
 
