@@ -4,7 +4,8 @@
 # Run as root in a guest booted by scripts/bridge-del-bench (QEMU -icount: guest time
 # counts instructions).
 #
-# usage: bridge-del-bench.sh [N] [REPS]   (default 1000 bridges, 3 repetitions)
+# usage: bridge-del-bench.sh [N] [REPS] [METHODS]
+#   (default 1000 bridges, 3 repetitions, methods "batch group")
 #
 # For the bridge-nf-call-* sysctls at 1 (default) and at 0, REPS times: a fresh namespace
 # gets N bridges (one `ip -batch`), then they are deleted at once, two ways:
@@ -17,6 +18,10 @@ set -u
 
 n=${1:-1000}
 reps=${2:-3}
+methods=${3:-batch group}
+for method in $methods; do
+	case $method in batch|group) ;; *) echo "bridge-del-bench.sh: method '$method' is not batch or group" >&2; exit 1 ;; esac
+done
 NS=brnfbench$$
 G=7
 
@@ -39,7 +44,7 @@ mkbatch add /tmp/bench-add
 mkbatch del /tmp/bench-del
 
 for s in 1 0; do
-	for method in batch group; do
+	for method in $methods; do
 		r=1
 		while [ $r -le "$reps" ]; do
 			ip netns add "$NS" || die "cannot create $NS"

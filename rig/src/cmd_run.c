@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,9 @@ UINT_SETTER(set_time, time, 1, 3600)
 UINT_SETTER(set_omit, omit, 0, 600)
 UINT_SETTER(set_reps, reps, 1, 1000)
 UINT_SETTER(set_packets, packets, 1000, 100000000)
-UINT_SETTER(set_bytes, bytes, 65536, 1UL << 40)
+/* 1 TiB per flow, or what an unsigned long holds (32-bit guests: mipsel) */
+#define BYTES_MAX ((unsigned long)(ULONG_MAX < (1ULL << 40) ? ULONG_MAX : 1ULL << 40))
+UINT_SETTER(set_bytes, bytes, 65536, BYTES_MAX)
 
 /* v is one of two words; *is_second says which. */
 static int one_of(const char *v, const char *first, const char *second, bool *is_second)
