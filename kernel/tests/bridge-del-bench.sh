@@ -11,8 +11,9 @@
 # gets N bridges (one `ip -batch`), then they are deleted at once, two ways:
 #   batch: one `ip -batch` with N `link del` (N RTNL operations, one event each)
 #   group: `ip link del group G` (one RTNL operation, N unregister events)
-# Prints one line per measurement:
-#   bench sysctls=S method=M rep=R bridges=N seconds=X
+# Prints one line per measurement (seconds: elapsed guest time; busy_seconds: the CPU's
+# non-idle time in it, at clock-tick resolution):
+#   bench sysctls=S method=M rep=R bridges=N seconds=X busy_seconds=Y
 # and "bench: done" at the end. Exit 1 when a step fails (a bridge left, a command error).
 set -u
 
@@ -20,12 +21,20 @@ n=${1:-1000}
 reps=${2:-3}
 methods=${3:-batch group}
 for method in $methods; do
-	case $method in batch|group) ;; *) echo "bridge-del-bench.sh: method '$method' is not batch or group" >&2; exit 1 ;; esac
+	case $method in
+	batch|group) ;;
+	*) echo "bridge-del-bench.sh: method '$method' is not batch or group" >&2; exit 1 ;;
+	esac
 done
 NS=brnfbench$$
 G=7
 
 now() { cut -d' ' -f1 /proc/uptime; }
+# the CPU's busy time so far, in clock ticks: /proc/stat's first line without idle and
+# iowait. Under -icount the guest clock also jumps over idle time (RCU grace periods,
+# sleeps), which the elapsed time counts and this does not.
+hz=$(getconf CLK_TCK)
+busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 die() { echo "bench: $*"; ip netns del "$NS" 2>/dev/null; exit 1; }
 
 mkbatch() {	# mkbatch add|del FILE
@@ -55,17 +64,20 @@ for s in 1 0; do
 			done
 			ip -n "$NS" -batch /tmp/bench-add || die "adding $n bridges failed"
 			t0=$(now)
+			b0=$(busy)
 			if [ "$method" = batch ]; then
 				ip -n "$NS" -batch /tmp/bench-del || die "ip -batch link del failed"
 			else
 				ip -n "$NS" link del group $G || die "ip link del group $G failed"
 			fi
 			t1=$(now)
+			b1=$(busy)
 			left=$(ip -n "$NS" -o link show type bridge | wc -l)
 			[ "$left" = 0 ] || die "$left bridges left after deleting"
 			ip netns del "$NS"
 			echo "bench sysctls=$s method=$method rep=$r bridges=$n seconds=$(echo "$t1 $t0" |
-				awk '{ printf "%.2f", $1 - $2 }')"
+				awk '{ printf "%.2f", $1 - $2 }') busy_seconds=$(echo "$b1 $b0 $hz" |
+				awk '{ printf "%.2f", ($1 - $2) / $3 }')"
 			r=$((r + 1))
 		done
 	done
