@@ -119,6 +119,8 @@ while [ $r -le "$rounds" ]; do
 		fail "round $r: modprobe br_netfilter"
 		break
 	fi
+	# progress on the console: a guest killed by its timeout shows how far it got
+	echo "# round $r of $rounds done at $(cut -d' ' -f1 /proc/uptime) s"
 	r=$((r + 1))
 done
 [ "$left" = 0 ] && [ $r -gt "$rounds" ] &&
