@@ -32,7 +32,10 @@ G=7
 now() { cut -d' ' -f1 /proc/uptime; }
 # the CPU's busy time so far, in clock ticks: /proc/stat's first line without idle and
 # iowait. Under -icount the guest clock also jumps over idle time (RCU grace periods,
-# sleeps), which the elapsed time counts and this does not.
+# sleeps), which the elapsed time counts and this does not. It is sampled by the tick,
+# and with sleep=off an idle CPU's clock jumps to the next tick, which then finds it
+# idle: busy stretches shorter than a tick are not counted. It measures one long busy
+# stretch (a group deletion), not many short ones (a batch of deletions reads 0).
 hz=$(getconf CLK_TCK)
 busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 die() { echo "bench: $*"; ip netns del "$NS" 2>/dev/null; exit 1; }
