@@ -289,14 +289,19 @@ ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --ti
 	--out "$TMPD/t" --no-render > /dev/null 2> "$TMPD/err.t" &
 pid=$!	# ip netns exec execs brnf: this is brnf's pid
 started() { ls -d "$TMPD"/t.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
-if wait_for 60 started; then ok "SIGTERM: run over ssh started"; else not_ok "SIGTERM: run over ssh started"; fi
+if wait_for 60 started; then
+	ok "SIGTERM: run over ssh started"
+else
+	not_ok "SIGTERM: run over ssh started"
+	sed 's/^/# /' "$TMPD/err.t"
+fi
 sleep 1
 check "SIGTERM: the saved state is also a script in /run/brnf" test -s "/run/brnf/$pid.ap-restore.sh"
 check "SIGTERM: the script (the router's firewall) is mode 0600" \
 	test "$(stat -c %a "/run/brnf/$pid.ap-restore.sh")" = 600
 ap_state > "$TMPD/state.mid"
 check "SIGTERM: the AP was changed meanwhile" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.mid'"
-kill -TERM "$pid"
+kill -TERM "$pid" 2>/dev/null || true
 set +e
 wait "$pid"
 rc=$?
@@ -316,9 +321,14 @@ setsid ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/
 	--omit 0 --reps 2 --flows 2 --out "$TMPD/c" --no-render > /dev/null 2> "$TMPD/err.c" &
 pid=$!	# setsid execs (not a group leader here): brnf's pid and process group
 startedc() { ls -d "$TMPD"/c.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
-if wait_for 60 startedc; then ok "Ctrl-C: run over ssh started"; else not_ok "Ctrl-C: run over ssh started"; fi
+if wait_for 60 startedc; then
+	ok "Ctrl-C: run over ssh started"
+else
+	not_ok "Ctrl-C: run over ssh started"
+	sed 's/^/# /' "$TMPD/err.c"
+fi
 sleep 1
-kill -INT -"$pid"
+kill -INT -"$pid" 2>/dev/null || true
 set +e
 wait "$pid"
 rc=$?
