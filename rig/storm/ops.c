@@ -127,15 +127,25 @@ static bool module_out(const struct worker *w)
 	return w->churning && access(BRNF_SYSCTL_DIR, F_OK) && errno == ENOENT;
 }
 
+static unsigned long module_gen(const struct worker *w)
+{
+	return __atomic_load_n(&w->sh->module_gen, __ATOMIC_SEQ_CST);
+}
+
 static int brnf_sysctl_write(struct worker *w, const char *name, bool v)
 {
+	unsigned long gen = module_gen(w);
 	int err;
 
 	if (module_out(w))
 		return 0;
 	err = sysctl_write(name, v ? "1" : "0");
-	/* unloaded between the check and the write */
-	if (err == -ENOENT && module_out(w))
+	/*
+	 * Unloaded between the check and the write, and maybe loaded again before we
+	 * look: the churning worker's count moved (or is odd: it is out right now).
+	 */
+	if (err == -ENOENT && w->churning &&
+	    (module_gen(w) != gen || (gen & 1) || module_out(w)))
 		return 0;
 	return err;
 }
@@ -365,15 +375,19 @@ static int op_module(struct worker *w)
 	int rc;
 
 	note(w, "rmmod br_netfilter; modprobe br_netfilter");
+	/* odd from here until modprobe has returned: the sysctls may be missing */
+	__atomic_add_fetch(&w->sh->module_gen, 1, __ATOMIC_SEQ_CST);
 	rc = proc_run(NULL, rm, NULL, &err_out, 60);
 	if (rc) {
 		pr_err("rmmod br_netfilter: %s", err_out && *err_out ? err_out : "failed");
 		free(err_out);
+		__atomic_add_fetch(&w->sh->module_gen, 1, __ATOMIC_SEQ_CST);
 		return rc < 0 ? rc : -EIO;
 	}
 	free(err_out);
 	err_out = NULL;
 	rc = proc_run(NULL, load, NULL, &err_out, 60);
+	__atomic_add_fetch(&w->sh->module_gen, 1, __ATOMIC_SEQ_CST);
 	if (rc)
 		pr_err("modprobe br_netfilter: %s", err_out && *err_out ? err_out : "failed");
 	free(err_out);

@@ -39,6 +39,8 @@ struct storm_shared {
 	unsigned long failed[STORM_MAX_WORKERS][OP_NKINDS];
 	char first_error[STORM_MAX_WORKERS][200];
 	int finished[STORM_MAX_WORKERS];	/* 1: all its operations, 2: time limit */
+	unsigned long module_gen;	/* module churn: odd while br_netfilter is unloaded
+					 * or being loaded; changes at every rmmod/modprobe */
 };
 
 struct storm_opts {
