@@ -4,7 +4,7 @@
 # (issue 11, point 1). Meant for the debug kernel with br_netfilter as a module
 # (debug-m: KASAN, lockdep, kmemleak), booted by scripts/race-test. Run as root in a guest.
 #
-# usage: rmmod-race.sh [ROUNDS] [NAMESPACES]   (default 20 rounds, 8 namespaces)
+# usage: rmmod-race.sh [ROUNDS] [NAMESPACES]   (default 5 rounds, 8 namespaces)
 #
 # Each of NAMESPACES namespaces has a bridge with two veth ports whose peers, in two
 # more namespaces, ping each other through it. Per namespace, one writer sets the three
@@ -19,7 +19,7 @@
 # unreferenced object. Exit 0 pass, 1 fail, 4 skip.
 set -u
 
-rounds=${1:-20}
+rounds=${1:-5}
 nns=${2:-8}
 P=brnfrace$$
 . "$(dirname "$0")/lib.sh"
