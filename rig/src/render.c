@@ -170,8 +170,14 @@ static bool any_pps(const struct rowstats *rs)
 	return rs->has_wl[WL_PPS64] || rs->has_wl[WL_PPS1514];
 }
 
-/* lost-packet lines of workload @w: one per cell with runs whose received != sent */
-static void print_lost(struct rowstats *rs, int w, FILE *f, const char *bullet)
+enum cell_note { NOTE_LOST, NOTE_LEFT_OUT };
+
+/*
+ * One line per pps cell of workload @w that has @what: NOTE_LOST, runs whose received !=
+ * sent; NOTE_LEFT_OUT, runs left out for pktgen's transmit errors.
+ */
+static void print_cell_notes(struct rowstats *rs, int w, FILE *f, const char *bullet,
+			     enum cell_note what)
 {
 	const struct rcell *c;
 	char buf[320];
@@ -181,37 +187,21 @@ static void print_lost(struct rowstats *rs, int w, FILE *f, const char *bullet)
 	for (i = 0; i < rs->nrows; i++) {
 		for (d = 0; d < RAW_NDIRS; d++) {
 			c = &rs->rows[i].cell[w][d];
-			if (!c->lost_runs)
+			if (what == NOTE_LOST ? !c->lost_runs : !c->error_runs)
 				continue;
-			fprintf(f, "%s%s %s, %s %s: %zu of %zu runs received %llu packets of %llu "
-				"sent (%s%llu)\n", bullet, LOST_MARK, brnf_workloads[w].name,
-				rowstats_row_text(&rs->rows[i].row, buf, sizeof(buf)), raw_dir_names[d],
-				c->lost_runs, c->n, c->received, c->sent,
-				c->received > c->sent ? "+" : "-",
-				c->received > c->sent ? c->received - c->sent :
-							c->sent - c->received);
-		}
-	}
-}
-
-/* lines of workload @w: one per cell with runs left out for pktgen's transmit errors */
-static void print_errors(struct rowstats *rs, int w, FILE *f, const char *bullet)
-{
-	const struct rcell *c;
-	char buf[320];
-	size_t i;
-	int d;
-
-	for (i = 0; i < rs->nrows; i++) {
-		for (d = 0; d < RAW_NDIRS; d++) {
-			c = &rs->rows[i].cell[w][d];
-			if (!c->error_runs)
-				continue;
-			fprintf(f, "%s%s %s, %s %s: %zu of %zu runs left out, pktgen counted %llu "
-				"transmit errors in them\n", bullet, ERROR_MARK,
-				brnf_workloads[w].name,
-				rowstats_row_text(&rs->rows[i].row, buf, sizeof(buf)),
-				raw_dir_names[d], c->error_runs, c->error_runs + c->n, c->errors);
+			fprintf(f, "%s%s %s, %s %s: ", bullet,
+				what == NOTE_LOST ? LOST_MARK : ERROR_MARK, brnf_workloads[w].name,
+				rowstats_row_text(&rs->rows[i].row, buf, sizeof(buf)), raw_dir_names[d]);
+			if (what == NOTE_LOST)
+				fprintf(f, "%zu of %zu runs received %llu packets of %llu sent "
+					"(%s%llu)\n", c->lost_runs, c->n, c->received, c->sent,
+					c->received > c->sent ? "+" : "-",
+					c->received > c->sent ? c->received - c->sent :
+								c->sent - c->received);
+			else
+				fprintf(f, "%zu of %zu runs left out, pktgen counted %llu transmit "
+					"errors in them\n", c->error_runs, c->error_runs + c->n,
+					c->errors);
 		}
 	}
 }
@@ -373,13 +363,13 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 	if (rs->nlost_cells) {
 		fprintf(f, "## Lost packets\n\n");
 		for (w = 0; w < WL_N; w++)
-			print_lost(rs, w, f, "- ");
+			print_cell_notes(rs, w, f, "- ", NOTE_LOST);
 		fputc('\n', f);
 	}
 	if (rs->nerror_cells) {
 		fprintf(f, "## Runs left out\n\n");
 		for (w = 0; w < WL_N; w++)
-			print_errors(rs, w, f, "- ");
+			print_cell_notes(rs, w, f, "- ", NOTE_LEFT_OUT);
 		fputc('\n', f);
 	}
 	fprintf(f, "## What was run\n\n");
@@ -425,9 +415,9 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 		fputc('\n', f);
 	}
 	for (w = 0; w < WL_N; w++)
-		print_lost(rs, w, f, "");
+		print_cell_notes(rs, w, f, "", NOTE_LOST);
 	for (w = 0; w < WL_N; w++)
-		print_errors(rs, w, f, "");
+		print_cell_notes(rs, w, f, "", NOTE_LEFT_OUT);
 	print_run(rs, sm, f);
 	if (any_icount(rs))
 		fprintf(f, "icount: rates measure instructions per byte%s on a model of an "
