@@ -2,8 +2,8 @@
 /*
  * `brnf run`'s matrix loop (run.h).
  *
- * Measured runs: for rep in 1..R, for each row (interleaved, so that drift does not
- * favour a row): configure the AP (switches, ruleset), then for each workload and
+ * Measured runs: for rep in 1..R (with --fresh-testbed each on the test bed built
+ * anew), for each row (interleaved, so that drift does not favour a row): configure the AP (switches, ruleset), then for each workload and
  * direction one run, with nothing else loaded in the AP: no counting rules, whose
  * per-packet cost would be part of what is measured.
  *
@@ -305,7 +305,12 @@ int run_cells(struct run *r)
 	err = r->c.verify_before ? verify_rows(r) : 0;
 	if (err)
 		return err;
-	for (rep = 1; rep <= r->c.reps; rep++)
+	for (rep = 1; rep <= r->c.reps; rep++) {
+		if (rep > 1 && r->c.fresh_testbed) {
+			err = brnf_stop ? -EINTR : run_testbed_renew(r);
+			if (err)
+				return err;
+		}
 		for (i = 0; i < r->m.nrows; i++) {
 			if (!r->ran[i])
 				continue;
@@ -321,6 +326,7 @@ int run_cells(struct run *r)
 			if (err)
 				return brnf_stop ? -EINTR : err;
 		}
+	}
 	err = r->c.verify_before ? 0 : verify_rows(r);
 	if (err)
 		return err;

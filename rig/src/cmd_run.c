@@ -75,6 +75,13 @@ static int set_verify(void *ctx, const char *v)
 	return one_of(v, "after", "before", &((struct run_cfg *)ctx)->verify_before);
 }
 
+static int set_fresh_testbed(void *ctx, const char *v)
+{
+	(void)v;
+	((struct run_cfg *)ctx)->fresh_testbed = true;
+	return 0;
+}
+
 static int set_local_ap(void *ctx, const char *v)
 {
 	(void)v;
@@ -114,6 +121,10 @@ const struct opt run_opts[] = {
 	{ "--verify", "after|before", "when each row's verification pass (counting rules, a"
 	  " short flow each way) runs: after its measured runs (default) or before them, to"
 	  " show that its rules leave nothing behind", set_verify },
+	{ "--fresh-testbed", NULL, "each repetition after the first on the namespace test bed"
+	  " built anew (new namespaces, bridges, veths: what a namespace draws when it is"
+	  " made is drawn again); the verification passes run on the last one",
+	  set_fresh_testbed },
 	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
 	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
 	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
@@ -252,7 +263,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.flows = r->c.flows, .time = r->c.time, .omit = r->c.omit, .reps = r->c.reps,
 		.wl = r->wl, .nwl = r->nwl, .packets = r->c.packets, .bytes = r->c.bytes,
 		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
-		.verify_before = r->c.verify_before,
+		.verify_before = r->c.verify_before, .fresh_testbed = r->c.fresh_testbed,
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,
 		.iperf_version = r->iperf_ver, .runs_done = r->order,
@@ -262,6 +273,17 @@ static int finish(struct run *r, double t0, const char *date_start)
 	snprintf(p.date_start, sizeof(p.date_start), "%s", date_start);
 	provenance_now(p.date_end, sizeof(p.date_end));
 	return provenance_write(r->res.part, &p);
+}
+
+int run_testbed_renew(struct run *r)
+{
+	int err;
+
+	proc_kill_all();
+	err = testbed_renew(&r->tb);
+	if (err)
+		pr_err("the test bed could not be built again (--fresh-testbed)");
+	return err;
 }
 
 /* Put the AP back as it was (only an AP brnf did not build); r->restore says how it went. */
@@ -349,9 +371,10 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_free;
 	}
-	if ((r->c.offloads || r->c.dynamic_neigh) && !r->rig.testbed) {
+	if ((r->c.offloads || r->c.dynamic_neigh || r->c.fresh_testbed) && !r->rig.testbed) {
 		pr_err("--%s: only for the namespace test bed (%s sets up no veths)",
-		       r->c.offloads ? "offloads" : "neighbours", r->rig_path);
+		       r->c.offloads ? "offloads" : r->c.dynamic_neigh ? "neighbours" :
+		       "fresh-testbed", r->rig_path);
 		ret = EXIT_USAGE;
 		goto out_free;
 	}

@@ -354,6 +354,7 @@ static struct json_object *params_json(const struct provenance *p)
 	json_object_object_add(o, "workloads", wl);
 	json_object_object_add(o, "verify", json_object_new_string(
 		p->verify_before ? "before" : "after"));
+	json_object_object_add(o, "fresh_testbed", json_object_new_boolean(p->fresh_testbed));
 	json_object_object_add(o, "pktgen_count", json_object_new_int64(p->packets));
 	json_object_object_add(o, "bytes_per_flow", json_object_new_int64(p->bytes));
 	json_object_object_add(o, "servers", json_object_new_string("pc"));

@@ -30,6 +30,7 @@ struct provenance {
 	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
 	enum verify_mode mode;
 	bool verify_before;		/* the verification pass ran before the measured runs */
+	bool fresh_testbed;		/* each repetition on the test bed built anew */
 	const char *iperf_version;
 	char date_start[32];
 	char date_end[32];

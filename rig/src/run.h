@@ -28,6 +28,7 @@ struct run_cfg {
 	bool offloads;
 	bool dynamic_neigh;	/* --neighbours dynamic */
 	bool verify_before;	/* --verify before: the verification pass comes first */
+	bool fresh_testbed;	/* --fresh-testbed: each repetition on the test bed built anew */
 	const char *ruleset;
 	const char *out;
 	const char *part;
@@ -77,6 +78,10 @@ int preflight_workloads(struct run *r);
 /* Every ruleset the rows use loaded once, then the counting rules (which physdev
  * or iif) once; nothing stays loaded. */
 int preflight_rulesets(struct run *r);
+
+/* cmd_run.c: the namespace test bed built again (--fresh-testbed), between two
+ * repetitions; whatever ran in it killed first. */
+int run_testbed_renew(struct run *r);
 
 /* cells.c: for rep, for row, for workload, for direction, one measured run; then
  * each row's verification pass. -EINTR on a signal. */

@@ -276,6 +276,12 @@ int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool ke
 	return err;
 }
 
+int testbed_renew(struct testbed *tb)
+{
+	testbed_remove(tb);
+	return testbed_make(tb, TB_OFFLOADS | (tb->dynamic_neigh ? TB_DYNAMIC_NEIGH : 0));
+}
+
 void testbed_remove(struct testbed *tb)
 {
 	unsigned int r;

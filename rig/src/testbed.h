@@ -53,6 +53,10 @@ void testbed_path(bool download, struct tb_path *p);
 /* Build it under brnf<pid> and claim it (lock.h); on error everything made so far
  * is removed again. keep: `testbed up`. */
 int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep);
+/* The same test bed built again: its namespaces deleted and made anew (same names, same
+ * claim), so that state a namespace draws when it is made (hash seeds, addresses of
+ * its tables) is drawn again. Nothing runs in it then. */
+int testbed_renew(struct testbed *tb);
 /* Remove it (kills what runs inside, deletes the namespaces) and unclaim it. */
 void testbed_down(struct testbed *tb);
 

@@ -1,0 +1,45 @@
+#!/bin/sh
+# --fresh-testbed: each repetition after the first runs on the namespace test bed built
+# anew. A watcher reads the AP namespace's identity while the run goes on (the inode of
+# its nsfs file and when that was made: inode numbers are reused): three repetitions
+# are three namespaces. Every repetition is recorded, the verification pass runs once,
+# nothing is left behind. With a rig file the option is refused before anything is made.
+set -eu
+. "$(dirname "$0")/lib.sh"
+checktool jq stat
+
+printf 'kernel=running global=0\n' >"$TMPD/one.matrix"
+OUT="$TMPD/res"
+"$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --time 1 --omit 0 --flows 1 \
+	--reps 3 --fresh-testbed --out "$OUT" >"$TMPD/out" 2>"$TMPD/err" &
+pid=$!
+: >"$TMPD/inodes"
+while kill -0 "$pid" 2>/dev/null; do
+	stat -L -c "%i %z" "/run/netns/brnf$pid-ap" >>"$TMPD/inodes" 2>/dev/null || true
+	sleep 0.1
+done
+rc=0
+wait "$pid" || rc=$?
+check "brnf run --reps 3 --fresh-testbed exits 0 (it was $rc)" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err"
+n=$(sort -u "$TMPD/inodes" | wc -l)
+check "the AP namespace was made three times ($n distinct namespaces seen)" test "$n" -eq 3
+check "6 measured runs (1 row x 2 directions x 3 reps)" \
+	test "$(measured_runs "$OUT" | wc -l)" -eq 6
+check "reps 1, 2 and 3 recorded" test "$(jq -r .repetition \
+	"$OUT"/raw/running/runs/*-tcp-*/record.json | sort -u | tr '\n' ' ')" = "1 2 3 "
+check "one verification pass (on the last test bed)" test "$(verify_records "$OUT" | wc -l)" -eq 1
+check "its filtering verified" test "$(verdicts "$OUT")" = yes
+check "provenance says fresh_testbed" \
+	test "$(jq -r .params.fresh_testbed "$OUT/raw/running/provenance.json")" = true
+check "no namespaces left" no_brnf_netns
+check "lock released" lock_free
+
+# A rig file's hosts are not brnf's to rebuild.
+rc=0
+"$BRNF" run --matrix "$TMPD/one.matrix" --rig "$TOPDIR/rig/rigs/openwrt-example.rig" --fresh-testbed \
+	--out "$TMPD/res2" >"$TMPD/out2" 2>"$TMPD/err2" || rc=$?
+check "--fresh-testbed with a rig file: exit 2 (it was $rc)" test "$rc" -eq 2
+check "--fresh-testbed with a rig file: one line naming the option" \
+	sh -c "[ \$(wc -l <'$TMPD/err2') -eq 1 ] && grep -q -- '--fresh-testbed: only for the namespace test bed' '$TMPD/err2'"
+check "--fresh-testbed with a rig file: no results directory" test ! -e "$TMPD/res2"
