@@ -5,7 +5,8 @@
 # comes back, that the boots loop stops at --max-boots, that the measured runs carried no
 # counting rules and the verification passes did, that the tables render, that the legacy
 # per-bridge row is flagged, and that re-rendering from raw data alone gives identical
-# tables. Needs the 6.12 legacy and ondemand kernels (make kernels).
+# tables; then a run whose --budget no further round fits stops after the first boots.
+# Needs the 6.12 legacy and ondemand kernels (make kernels).
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,7 @@ M
 out=$work/res
 sh "$TOP/scripts/ab-matrix" --series 6.12 --matrix "$work/short.matrix" --clock icount \
 	--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 \
-	--boots 1 --max-boots 2 --target 0.0001 --jobs 2 --out "$out" >"$work/log" 2>&1
+	--boots 1 --max-boots 2 --target 0.0001 --budget 0 --jobs 2 --out "$out" >"$work/log" 2>&1
 rc=$?
 sed 's/^/# /' "$work/log"
 check "ab-matrix exits 0 (it was $rc)" [ "$rc" -eq 0 ]
@@ -36,6 +37,7 @@ check "two boots of each kernel: the second for the target ($parts)" \
 	[ "$parts" = "legacy-boot1 legacy-boot2 ondemand-boot1 ondemand-boot2 " ]
 check "run.txt: 2 rounds, target 0.0001 for pps64" \
 	grep -q 'rounds=2 ' "$out/run.txt"
+check "run.txt: the boots stopped at --max-boots" grep -qx 'budget_s=0 stop=max-boots' "$out/run.txt"
 nm() { find "$out/raw" -path "*$1*" -name record.json 2>/dev/null | wc -l; }
 check "pps64 in every boot (8 records: 4 boots x 2 directions)" [ "$(nm -pps64-)" -eq 8 ]
 check "tcp in the first boots only (4 records)" [ "$(nm -tcp-)" -eq 4 ]
@@ -68,5 +70,18 @@ cp "$out"/matrix.md "$out"/matrix.csv "$out"/matrix.json "$out"/matrix.txt "$wor
 for f in matrix.md matrix.csv matrix.json matrix.txt; do
 	check "re-rendering $f from the raw data gives identical bytes" cmp -s "$work/before/$f" "$out/$f"
 done
+# --budget: a round that would not end within the budget does not start.
+out2=$work/res-budget
+sh "$TOP/scripts/ab-matrix" --series 6.12 --matrix "$work/short.matrix" --clock icount \
+	--workloads pps64 --packets 5000 --boots 1 --max-boots 4 --target 0.0001 --budget 1 \
+	--jobs 2 --out "$out2" >"$work/log2" 2>&1
+rc=$?
+sed 's/^/# /' "$work/log2"
+check "ab-matrix --budget 1 exits 0 (it was $rc)" [ "$rc" -eq 0 ]
+parts=$(ls "$out2/raw" 2>/dev/null | tr '\n' ' ')
+check "--budget 1: the first boots only ($parts)" [ "$parts" = "legacy-boot1 ondemand-boot1 " ]
+check "run.txt: 1 round, stopped by the budget" \
+	sh -c "grep -q 'rounds=1 ' '$out2/run.txt' && grep -qx 'budget_s=1 stop=budget' '$out2/run.txt'"
+check "ab-matrix said why it stopped" grep -q 'budget 1 s: one more round would take' "$work/log2"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
