@@ -1,7 +1,8 @@
 #!/bin/sh
 # ab-short: a short A/B matrix through QEMU in icount (two variants, two rows; pps64 with
-# 5000 frames and one TCP flow of one second; one boot, then, with a target no interval
-# can reach, one more boot of each kernel for pps64 alone) checking that the raw data
+# 5000 frames and one TCP flow of one second, twice per boot, the second time on the test
+# bed built anew; one boot, then, with a target no interval can reach, one more boot of
+# each kernel for pps64 alone) checking that the raw data
 # comes back, that the boots loop stops at --max-boots, that the measured runs carried no
 # counting rules and the verification passes did, that the tables render, that the legacy
 # per-bridge row is flagged, and that re-rendering from raw data alone gives identical
@@ -26,7 +27,7 @@ kernel=ondemand global=0 local=br-lan
 M
 out=$work/res
 sh "$TOP/scripts/ab-matrix" --series 6.12 --matrix "$work/short.matrix" --clock icount \
-	--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 \
+	--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 --reps 2 \
 	--boots 1 --max-boots 2 --target 0.0001 --budget 0 --jobs 2 --out "$out" >"$work/log" 2>&1
 rc=$?
 sed 's/^/# /' "$work/log"
@@ -39,11 +40,13 @@ check "run.txt: 2 rounds, target 0.0001 for pps64" \
 	grep -q 'rounds=2 ' "$out/run.txt"
 check "run.txt: the boots stopped at --max-boots" grep -qx 'budget_s=0 stop=max-boots' "$out/run.txt"
 nm() { find "$out/raw" -path "*$1*" -name record.json 2>/dev/null | wc -l; }
-check "pps64 in every boot (8 records: 4 boots x 2 directions)" [ "$(nm -pps64-)" -eq 8 ]
-check "tcp in the first boots only (4 records)" [ "$(nm -tcp-)" -eq 4 ]
+check "pps64 in every boot (16 records: 4 boots x 2 directions x 2 reps)" [ "$(nm -pps64-)" -eq 16 ]
+check "tcp in the first boots only (8 records)" [ "$(nm -tcp-)" -eq 8 ]
+check "every boot built its test bed anew for the second rep (provenance fresh_testbed)" \
+	[ "$(jq -r .params.fresh_testbed $(find "$out/raw" -name provenance.json) | sort -u)" = true ]
 check "one verification pass per row and boot (4)" [ "$(nm -verify)" -eq 4 ]
 nflow=$(find "$out/raw" -path '*-tcp-*' -name 'flow-*.json' 2>/dev/null | wc -l)
-check "one iperf3 JSON per tcp flow came back ($nflow)" [ "$nflow" -eq 4 ]
+check "one iperf3 JSON per tcp flow came back ($nflow)" [ "$nflow" -eq 8 ]
 check "every pps64 run: 5000 frames sent and received" [ "$(jq -r \
 	'"\(.pktgen.sent) \(.pktgen.received)"' $(find "$out/raw" -path '*-pps64-*' \
 	-name record.json) | sort -u)" = "5000 5000" ]
@@ -59,6 +62,9 @@ done
 n=$(jq -r '.rows[] | select(.kernel == "ondemand") | .cells[]
 	| select(.workload == "pps64") | .n_parts' "$out/matrix.json" 2>/dev/null | sort -u)
 check "matrix.json: pps64 cells over 2 boots ($n)" [ "$n" = 2 ]
+n=$(jq -r '.rows[] | select(.kernel == "ondemand") | .cells[]
+	| select(.workload == "pps64") | .part_runs | map(tostring) | join(",")' "$out/matrix.json" 2>/dev/null | sort -u)
+check "matrix.json: a boot is the mean of its 2 runs (part_runs $n)" [ "$n" = 2,2 ]
 v=$(jq -r '.rows[] | select(.kernel == "legacy") | .verified' "$out/matrix.json" 2>/dev/null)
 check "the legacy per-bridge row is flagged (verified: $v)" [ "$v" = "no (expected)" ]
 v=$(jq -r '.rows[] | select(.kernel == "ondemand") | .verified' "$out/matrix.json" 2>/dev/null)

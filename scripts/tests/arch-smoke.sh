@@ -77,7 +77,7 @@ for a in "$@"; do
 	printf 'kernel=ondemand global=0 local=br-lan\n' >"$logs/smoke.matrix"
 	rc=0
 	sh "$TOP/scripts/ab-matrix" --arch "$arch" --series 6.12 --matrix "$logs/smoke.matrix" \
-		--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 --boots 1 \
+		--workloads pps64,tcp --packets 5000 --flows 1 --time 1 --omit 0 --boots 1 --reps 1 \
 		--max-boots 1 --jobs 1 --out "$logs/ab" >"$logs/ab.log" 2>&1 || rc=$?
 	nm() { find "$logs/ab/raw" -path "*$1*" -name record.json 2>/dev/null | wc -l; }
 	npps=$(nm -pps64-) ntcp=$(nm -tcp-) nver=$(nm -verify)

@@ -16,7 +16,7 @@ s0=$(date +%s)
 rc=0
 FAULT_PANIC_KERNEL=$(kernel_of vanilla) FAULT_HANG_KERNEL=$(kernel_of legacy) \
 QEMU="$TOP/scripts/storm/tests/qemu-fault" \
-	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m" --clock realtime --boots 1 --flows 1 \
+	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m" --clock realtime --boots 1 --reps 1 --flows 1 \
 	--workloads tcp --target-workloads none --time 20 --omit 0 --timeout 100 --out "$TMPD/ab" >"$TMPD/ab.out" 2>&1 || rc=$?
 secs=$(( $(date +%s) - s0 ))
 check "ab-matrix with a panicking and a hanging guest: exit status != 0 (got $rc)" test "$rc" -ne 0
