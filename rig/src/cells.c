@@ -294,14 +294,16 @@ static int verify_rows(struct run *r)
 
 int run_cells(struct run *r)
 {
-	unsigned int rep, k, d;
+	unsigned int rep, k, d, per_rep;
 	struct readback rb;
 	bool mismatch;
 	size_t i;
 	int err;
 
-	progress_init(r->c.reps * r->nran * (r->nwl * ARRAY_SIZE(directions)) + r->nran,
-		      run_estimate(r));
+	for (k = 0, per_rep = 0; k < r->nwl; k++)
+		per_rep += (r->repeat_mask & (1u << r->wl[k])) ? 1 : 0;
+	progress_init(r->nran * ARRAY_SIZE(directions) * (r->nwl + (r->c.reps - 1) * per_rep) +
+		      r->nran, run_estimate(r));
 	err = r->c.verify_before ? verify_rows(r) : 0;
 	if (err)
 		return err;
@@ -320,7 +322,8 @@ int run_cells(struct run *r)
 			 * row's verification pass */
 			err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rb, &mismatch);
 			for (k = 0; k < r->nwl && !err; k++)
-				for (d = 0; d < ARRAY_SIZE(directions) && !err; d++)
+				for (d = 0; d < ARRAY_SIZE(directions) && !err &&
+				     (rep == 1 || (r->repeat_mask & (1u << r->wl[k]))); d++)
 					err = brnf_stop ? -EINTR :
 					      measure(r, i, &rb, r->wl[k], d, rep);
 			if (err)

@@ -36,6 +36,7 @@ OPT_SETTER(set_part, part)
 OPT_SETTER(set_label, kernel_label)
 OPT_SETTER(set_only, only_kernel)
 OPT_SETTER(set_workloads, workloads)
+OPT_SETTER(set_repeat_workloads, repeat_workloads)
 
 #define UINT_SETTER(fn, field, min, max) \
 	static int fn(void *ctx, const char *v) \
@@ -125,6 +126,10 @@ const struct opt run_opts[] = {
 	  " built anew (new namespaces, bridges, veths: what a namespace draws when it is"
 	  " made is drawn again); the verification passes run on the last one",
 	  set_fresh_testbed },
+	{ "--repeat-workloads", "LIST", "the workloads of --workloads that repetitions 2..R"
+	  " measure (default: all of them); the others run in the first repetition only, so that"
+	  " more test beds can be drawn for the workloads a result is judged by",
+	  set_repeat_workloads },
 	{ "--ruleset", "NAME", "ruleset of rows that name none (default none)", set_ruleset },
 	{ "--out", "DIR", "results directory (default results/<date and time>-<uname -r>-netns,"
 	  " with -2, -3 ... when taken); an existing --out DIR gets a new part", set_out },
@@ -245,6 +250,31 @@ static bool pps_refused(const struct run *r)
 	return false;
 }
 
+/* --repeat-workloads as a mask, each one of --workloads; without --workloads that
+ * is checked in preflight_workloads(), once the default list is known. */
+static int parse_repeat(struct run *r, char *err, size_t errlen)
+{
+	unsigned int wl[WL_N], n, k, have = 0;
+
+	r->repeat_mask = ~0u;
+	if (!r->c.repeat_workloads)
+		return 0;
+	if (workload_parse_list(r->c.repeat_workloads, wl, &n, err, errlen))
+		return -EINVAL;
+	r->repeat_mask = 0;
+	for (k = 0; k < n; k++)
+		r->repeat_mask |= 1u << wl[k];
+	for (k = 0; k < r->nwl; k++)
+		have |= 1u << r->wl[k];
+	for (k = 0; k < n && r->c.workloads; k++)
+		if (!(have & (1u << wl[k]))) {
+			snprintf(err, errlen, "%s is not one of --workloads %s",
+				 brnf_workloads[wl[k]].name, r->c.workloads);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static void run_free(struct run *r)
 {
 	matrix_free(&r->m);
@@ -264,6 +294,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.wl = r->wl, .nwl = r->nwl, .packets = r->c.packets, .bytes = r->c.bytes,
 		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
 		.verify_before = r->c.verify_before, .fresh_testbed = r->c.fresh_testbed,
+		.repeat_mask = r->repeat_mask,
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,
 		.iperf_version = r->iperf_ver, .runs_done = r->order,
@@ -339,6 +370,11 @@ int cmd_run(int argc, char **argv)
 	if (r->c.workloads && workload_parse_list(r->c.workloads, r->wl, &r->nwl, err_msg,
 						  sizeof(err_msg))) {
 		pr_err("--workloads: %s", err_msg);
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (parse_repeat(r, err_msg, sizeof(err_msg))) {
+		pr_err("--repeat-workloads: %s", err_msg);
 		free(r);
 		return EXIT_USAGE;
 	}

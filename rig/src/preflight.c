@@ -218,6 +218,25 @@ int preflight_rulesets(struct run *r)
 	return err;
 }
 
+/* Every workload of --repeat-workloads is one of the run's; the mask keeps only those. */
+static int repeat_check(struct run *r)
+{
+	unsigned int have = 0, k;
+
+	for (k = 0; k < r->nwl; k++)
+		have |= 1u << r->wl[k];
+	if (r->c.repeat_workloads) {
+		for (k = 0; k < WL_N; k++)
+			if ((r->repeat_mask & (1u << k)) && !(have & (1u << k))) {
+				pr_err("--repeat-workloads: %s is not one of the workloads of this run",
+				       brnf_workloads[k].name);
+				return -EINVAL;
+			}
+	}
+	r->repeat_mask &= have;
+	return 0;
+}
+
 int preflight_workloads(struct run *r)
 {
 	const struct host *tx[2] = { r->fh[0].client, r->fh[0].server };
@@ -238,12 +257,15 @@ int preflight_workloads(struct run *r)
 			r->wl[r->nwl++] = WL_TCP;
 			fprintf(stderr, "brnf: workloads: tcp (no pktgen for pps64 and pps1514%s)\n",
 				r->rig.testbed ? " in this kernel" : " on a rig");
-			return 0;
+			return repeat_check(r);
 		}
 		for (i = 0; i < ARRAY_SIZE(all); i++)
 			r->wl[r->nwl++] = all[i];
-		return 0;
+		return repeat_check(r);
 	}
+	err = repeat_check(r);
+	if (err)
+		return err;
 	for (k = 0; k < r->nwl; k++)
 		pps |= workload_is_pps(r->wl[k]);
 	for (i = 0; i < 2 && pps; i++) {

@@ -355,6 +355,12 @@ static struct json_object *params_json(const struct provenance *p)
 	json_object_object_add(o, "verify", json_object_new_string(
 		p->verify_before ? "before" : "after"));
 	json_object_object_add(o, "fresh_testbed", json_object_new_boolean(p->fresh_testbed));
+	wl = json_object_new_array();
+	for (k = 0; k < p->nwl; k++)
+		if (p->repeat_mask & (1u << p->wl[k]))
+			json_object_array_add(wl, json_object_new_string(
+				brnf_workloads[p->wl[k]].name));
+	json_object_object_add(o, "repeat_workloads", wl);
 	json_object_object_add(o, "pktgen_count", json_object_new_int64(p->packets));
 	json_object_object_add(o, "bytes_per_flow", json_object_new_int64(p->bytes));
 	json_object_object_add(o, "servers", json_object_new_string("pc"));

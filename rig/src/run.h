@@ -29,6 +29,7 @@ struct run_cfg {
 	bool dynamic_neigh;	/* --neighbours dynamic */
 	bool verify_before;	/* --verify before: the verification pass comes first */
 	bool fresh_testbed;	/* --fresh-testbed: each repetition on the test bed built anew */
+	const char *repeat_workloads;	/* --repeat-workloads: what repetitions 2..R measure */
 	const char *ruleset;
 	const char *out;
 	const char *part;
@@ -59,6 +60,7 @@ struct run {
 	bool res_open;
 	unsigned int wl[WL_N];		/* the workloads, in the order they run */
 	unsigned int nwl;
+	unsigned int repeat_mask;	/* 1 << workload: measured in repetitions 2..R too */
 	enum verify_mode mode;		/* physdev or iif; nft-bridge is a row's (cells.c) */
 	bool pktgen;			/* pktgen on the test bed's sta and pc */
 	char iperf_ver[64];

@@ -47,3 +47,26 @@ check "--fresh-testbed with a rig file: exit 2 (it was $rc)" test "$rc" -eq 2
 check "--fresh-testbed with a rig file: one line naming the option" \
 	sh -c "[ \$(wc -l <'$TMPD/err2') -eq 1 ] && grep -q -- '--fresh-testbed: only for the namespace test bed' '$TMPD/err2'"
 check "--fresh-testbed with a rig file: no results directory" test ! -e "$TMPD/res2"
+
+# --repeat-workloads: repetitions 2..R measure only the workloads given; the others run once.
+rc=0
+"$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp-bytes,tcp --bytes 1000000 --time 1 \
+	--omit 0 --flows 1 --reps 2 --repeat-workloads tcp-bytes --fresh-testbed --out "$TMPD/res3" \
+	>"$TMPD/out3" 2>"$TMPD/err3" || rc=$?
+check "--repeat-workloads tcp-bytes --reps 2: exit 0 (it was $rc)" test "$rc" -eq 0
+check "--repeat-workloads tcp-bytes: tcp-bytes in repetitions 1 and 2" test "$(jq -r .repetition \
+	"$TMPD"/res3/raw/running/runs/*-tcp-bytes-*/record.json | sort | tr '\n' ' ')" = "1 1 2 2 "
+check "--repeat-workloads tcp-bytes: tcp in repetition 1 only, both directions" test "$(jq -r .repetition \
+	"$TMPD"/res3/raw/running/runs/*-tcp-download/record.json \
+	"$TMPD"/res3/raw/running/runs/*-tcp-upload/record.json | tr '\n' ' ')" = "1 1 "
+check "--repeat-workloads: provenance lists the repeated workloads" test "$(jq -c \
+	.params.repeat_workloads "$TMPD/res3/raw/running/provenance.json")" = '["tcp-bytes"]'
+for bad in "pps64" "nonsense"; do
+	rc=0
+	"$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --repeat-workloads "$bad" \
+		--out "$TMPD/res4" >/dev/null 2>"$TMPD/err4" || rc=$?
+	check "--repeat-workloads $bad with --workloads tcp: exit 2, one line, no results directory (it was $rc)" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMPD/err4') -eq 1 ] &&
+			grep -q -- '--repeat-workloads' '$TMPD/err4' && [ ! -e '$TMPD/res4' ]"
+done
+check "no namespaces left" no_brnf_netns
