@@ -109,14 +109,24 @@ static void pps_flow(const struct run *r, bool download, unsigned int pkt_size,
 	o[0].reply = &o[1];
 }
 
-/* pps64, pps1514: pktgen through the test bed, the flow primed */
+/*
+ * pps64, pps1514: pktgen through the test bed; where the row's ruleset tracks
+ * connections the flow is primed first, so that the timed frames meet an established
+ * entry both ways. Without such a ruleset nothing in the AP keeps state about the flow
+ * (no rule is loaded while a run measures) and priming would only add two rounds of
+ * commands to every run.
+ */
 static int measure_pps(struct run *r, struct record *rec, bool download, char *what,
 		       size_t len)
 {
+	struct brnf_ruleset info;
 	struct pktgen_opts o[2];
 	struct tb_path p[2];
 
 	pps_flow(r, download, brnf_workloads[rec->workload].pkt_size, r->c.packets, p, o);
+	row_ruleset_info(rec->row, &info);
+	if (!info.conntrack)
+		o[0].reply = NULL;
 	rec->pkt_size = o[0].pkt_size;
 	rec->count = o[0].count;
 	if (pktgen_send(&o[0], &rec->pg))
