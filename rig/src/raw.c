@@ -627,6 +627,17 @@ set:
 	return 0;
 }
 
+/* part_value=: mean or best */
+static int run_txt_part_value(const char *v, struct raw_run_txt *rt, char *msg, size_t len)
+{
+	if (strcmp(v, "mean") && strcmp(v, "best")) {
+		seterr(msg, len, "part_value '%s' is not mean or best", v);
+		return -1;
+	}
+	rt->part_best = !strcmp(v, "best");
+	return 0;
+}
+
 int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw_run_txt *rt,
 		      char *err, size_t errlen)
 {
@@ -637,6 +648,7 @@ int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw
 
 	rt->target_pct = NAN;
 	rt->target_workloads = 0;
+	rt->part_best = false;
 	for (; p < end; p = eol < end ? eol + 1 : end) {
 		line++;
 		eol = memchr(p, '\n', end - p);
@@ -652,6 +664,8 @@ int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw
 				ret = run_txt_target(word + 11, rt, msg, sizeof(msg));
 			else if (!strncmp(word, "target_workloads=", 17))
 				ret = run_txt_workloads(word + 17, rt, msg, sizeof(msg));
+			else if (!strncmp(word, "part_value=", 11))
+				ret = run_txt_part_value(word + 11, rt, msg, sizeof(msg));
 			else
 				continue;
 			if (ret || (size_t)(we - w) >= sizeof(word)) {

@@ -125,6 +125,8 @@ struct raw_run_txt {
 	double target_pct;		/* NAN when absent */
 	unsigned int target_workloads;	/* 1 << enum brnf_workload; 0 when absent (all) */
 #define RAW_TARGET_NONE	(1u << WL_N)	/* target_workloads=none: a bit of no workload */
+	bool part_best;			/* part_value=best: a boot's value is its best run
+					 * (absent or part_value=mean: the mean of its runs) */
 };
 
 struct raw_set {

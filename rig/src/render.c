@@ -226,7 +226,7 @@ static void print_notes(struct rowstats *rs, FILE *f)
 			   "the parallel flows of a run, in Mbit/s (10^6 bit/s).\n");
 	fprintf(f, "\nA cell is the mean over its units ± the half-width of the 95%% "
 		   "confidence interval (Student t, n-1 degrees of freedom). The units are "
-		   "the parts' (boots') means when the cell's runs come from two or more "
+		   "the parts' (boots') %s when the cell's runs come from two or more "
 		   "parts, because runs in one boot are not independent, else its runs; "
 		   "\"parts × runs\" says how many of each; \"n=1\" has no interval. "
 		   "Δ: change of the mean against the baseline row (`%s`) in percent, with "
@@ -235,6 +235,9 @@ static void print_notes(struct rowstats *rs, FILE *f)
 		   "(the target, %s): yes when the half-width of that interval, (high - low) "
 		   "/ 2, is at most %g%%; for the baseline row, when its own 95%% half-width "
 		   "in percent of its mean is.\n\n",
+		rs->raw.run_txt.part_best ? "best runs (run.txt part_value=best: of a boot's "
+		"runs, each on a test bed built anew, the lowest ns/packet or the highest "
+		"Mbit/s, its cost without what a test bed draws on top)" : "means",
 		rs->rows[rs->base].key, any_pps(rs) ? " A positive change in ns/packet is a "
 		"cost, in Mbit/s a gain." : "", rs->target, rs->target_src, rs->target);
 	if (rs->any_v2)
@@ -355,11 +358,12 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 		fputc('\n', f);
 	}
 	fprintf(f, "Values in the workload's unit; mean, sd, CV, min and max over the units. "
-		   "\"units in order\": the parts' (boots') means in part name order when the "
+		   "\"units in order\": the parts' (boots') %s in part name order when the "
 		   "cell has two or more parts, so that boot-to-boot modes show, else every "
 		   "run in run order (matrix.json holds every run). \"reps for 2%%\": units "
 		   "per row that would detect a 2%% change at this sd (two-sample, 95%%, 80%% "
-		   "power, normal approximation).\n\n");
+		   "power, normal approximation).\n\n",
+		rs->raw.run_txt.part_best ? "best runs" : "means");
 	if (rs->nlost_cells) {
 		fprintf(f, "## Lost packets\n\n");
 		for (w = 0; w < WL_N; w++)
@@ -399,9 +403,10 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 				brnf_workloads[w].name);
 		fputc('\n', f);
 	}
-	fprintf(f, "mean ± 95%% CI over units (boots' means with >= 2 boots, else runs); Δ vs "
+	fprintf(f, "mean ± 95%% CI over units (boots' %s with >= 2 boots, else runs); Δ vs "
 		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
-		   " CV > 3%%%s%s\n\n", rs->rows[rs->base].key, rs->target, rs->target_src,
+		   " CV > 3%%%s%s\n\n", rs->raw.run_txt.part_best ? "best runs" : "means",
+		rs->rows[rs->base].key, rs->target, rs->target_src,
 		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
 		rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");
 	for (w = 0; w < WL_N; w++) {
@@ -484,6 +489,9 @@ static struct json_object *run_json(struct rowstats *rs, const struct summary *s
 	json_object_object_add(run, "runs", json_object_new_int64(rs->nmeasured));
 	json_object_object_add(run, "verify_passes", json_object_new_int64(rs->npasses));
 	json_object_object_add(run, "counting_rules_runs", json_object_new_int64(rs->ncounting));
+	/* only where run.txt says so: directories rendered before it stay byte-identical */
+	if (rs->raw.run_txt.part_best)
+		json_object_object_add(run, "part_value", json_object_new_string("best"));
 	return run;
 }
 

@@ -253,6 +253,14 @@ static void pps_sums(struct rowstats *rs, struct rcell *c)
 	}
 }
 
+/* A part's value: the mean of its runs, or with run.txt part_value=best its best run. */
+static enum stats_part_value part_value(const struct rowstats *rs, int w)
+{
+	if (!rs->raw.run_txt.part_best)
+		return STATS_PART_MEAN;
+	return brnf_workloads[w].lower_better ? STATS_PART_MIN : STATS_PART_MAX;
+}
+
 static int compute(struct rowstats *rs)
 {
 	struct rrow *r, *b = &rs->rows[rs->base];
@@ -268,7 +276,7 @@ static int compute(struct rowstats *rs)
 				c->hw = NAN;
 				if (!c->n)
 					continue;
-				ret = stats_units(c->v, c->vpart, c->n, &c->u);
+				ret = stats_units(c->v, c->vpart, c->n, part_value(rs, w), &c->u);
 				ret = ret ?: stats_compute(c->u.v, c->u.n, &c->s);
 				if (ret)
 					return ret;

@@ -423,6 +423,8 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 	if (ret)
 		return ret;
 	t->cols[C_RULESET].hidden = !rs->any_ruleset;
+	if (rs->raw.run_txt.part_best)
+		t->cols[C_UNITS_TEXT].header = "units in order (boots' best runs, or runs)";
 	for (w = 0; w < WL_N; w++) {
 		wi = &brnf_workloads[w];
 		tb->wl_first[w] = t->nrows;

@@ -192,7 +192,8 @@ int stats_change(const struct stats_cell *row, const struct stats_cell *base,
 	return 0;
 }
 
-int stats_units(const double *v, const size_t *part, size_t n, struct stats_units *u)
+int stats_units(const double *v, const size_t *part, size_t n, enum stats_part_value pv,
+		struct stats_units *u)
 {
 	size_t i, j;
 
@@ -211,12 +212,18 @@ int stats_units(const double *v, const size_t *part, size_t n, struct stats_unit
 		for (j = 0; j < u->nparts; j++)
 			if (u->part_id[j] == part[i])
 				break;
-		if (j == u->nparts)
+		if (j == u->nparts) {
 			u->part_id[u->nparts++] = part[i];
-		u->part_mean[j] += v[i];
+			u->part_mean[j] = v[i];
+		} else if (pv == STATS_PART_MEAN) {
+			u->part_mean[j] += v[i];
+		} else if (pv == STATS_PART_MIN ? v[i] < u->part_mean[j] :
+			   v[i] > u->part_mean[j]) {
+			u->part_mean[j] = v[i];
+		}
 		u->part_runs[j]++;
 	}
-	for (j = 0; j < u->nparts; j++)
+	for (j = 0; j < u->nparts && pv == STATS_PART_MEAN; j++)
 		u->part_mean[j] /= u->part_runs[j];
 	u->by_part = u->nparts >= 2;
 	u->n = u->by_part ? u->nparts : n;

@@ -32,11 +32,19 @@ struct stats_change {
  * TCP boot-to-boot modes): when a cell's runs come from two or more parts (boots), each
  * part's mean over its runs is one observation; with one part, each run is.
  */
+/* What stands for a part (a boot) when the parts are the units. */
+enum stats_part_value {
+	STATS_PART_MEAN,	/* the mean of its runs */
+	STATS_PART_MIN,		/* its lowest run (best where lower is better) */
+	STATS_PART_MAX,		/* its highest run */
+};
+
 struct stats_units {
-	double *v;		/* the units: part means when by_part, else the runs */
+	double *v;		/* the units: part values when by_part, else the runs */
 	size_t n;
 	bool by_part;
-	double *part_mean;	/* per part, in order of first appearance */
+	double *part_mean;	/* per part (its mean, or its min or max run: stats_units()),
+				 * in order of first appearance */
 	size_t *part_id;	/* the caller's part number of each */
 	size_t *part_runs;	/* runs of each part */
 	size_t nparts;
@@ -58,9 +66,11 @@ int stats_compute(const double *v, size_t n, struct stats_cell *s);
 int stats_change(const struct stats_cell *row, const struct stats_cell *base,
 		 struct stats_change *c);
 
-/* The units of @n runs with values @v, run i from part @part[i]. 0, -EINVAL when n == 0,
- * or -ENOMEM. Free with stats_units_free(). */
-int stats_units(const double *v, const size_t *part, size_t n, struct stats_units *u);
+/* The units of @n runs with values @v, run i from part @part[i]: with two or more
+ * parts each part's value (@pv: the mean of its runs, or its lowest or highest run),
+ * else the runs. 0, -EINVAL when n == 0, or -ENOMEM. Free with stats_units_free(). */
+int stats_units(const double *v, const size_t *part, size_t n, enum stats_part_value pv,
+		struct stats_units *u);
 void stats_units_free(struct stats_units *u);
 
 /* Half-width (high - low) / 2 of a change's interval, in percent of the base mean; NAN

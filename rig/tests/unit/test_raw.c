@@ -438,6 +438,8 @@ static void test_run_txt(void **state)
 		  "pps64/pps1514/tcp-bytes/tcp", 0, 0 },
 		{ "target_workloads=tcp target_workloads=pps64", "run.txt:1: target_workloads "
 		  "given twice", 0, 0 },
+		{ "part_value=min", "run.txt:1: part_value 'min' is not mean or best", 0, 0 },
+		{ "reps=3\npart_value=", "run.txt:2: part_value '' is not mean or best", 0, 0 },
 		{ "target_pct=0.300000000000000000000000000000000000000000000000000000000000000000"
 		  "0000000000000000000000000000000000000000000000000000000000000000001",
 		  "run.txt:1: 'target_pct=0.3000000...' is too long", 0, 0 },
@@ -458,6 +460,7 @@ static void test_run_txt(void **state)
 			else
 				assert_true(rt.target_pct == cases[i].target);
 			assert_int_equal(rt.target_workloads, cases[i].workloads);
+			assert_false(rt.part_best);
 			continue;
 		}
 		assert_int_equal(raw_parse_run_txt("run.txt", cases[i].text, strlen(cases[i].text),
@@ -465,6 +468,24 @@ static void test_run_txt(void **state)
 		if (strcmp(err, cases[i].msg))
 			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].msg);
 	}
+}
+
+/* part_value=: best or mean, the last one given counts; absent: mean */
+static void test_run_txt_part_value(void **state)
+{
+	static const char best[] = "reps=3 part_value=best target_pct=0.3\n";
+	static const char mean[] = "part_value=mean\n";
+	struct raw_run_txt rt;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(raw_parse_run_txt("run.txt", best, strlen(best), &rt, err,
+					   sizeof(err)), 0);
+	assert_true(rt.part_best);
+	assert_true(rt.target_pct == 0.3);
+	assert_int_equal(raw_parse_run_txt("run.txt", mean, strlen(mean), &rt, err,
+					   sizeof(err)), 0);
+	assert_false(rt.part_best);
 }
 
 static void test_provenance(void **state)
@@ -505,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_schema2_bad),
 		cmocka_unit_test(test_schema2_truncated),
 		cmocka_unit_test(test_run_txt),
+		cmocka_unit_test(test_run_txt_part_value),
 		cmocka_unit_test(test_provenance),
 	};
 

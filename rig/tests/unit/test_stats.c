@@ -220,7 +220,7 @@ static void test_units_by_part(void **state)
 	double dof = 961 / 396.5, half;
 
 	(void)state;
-	assert_int_equal(stats_units(row, rpart, 6, &u), 0);
+	assert_int_equal(stats_units(row, rpart, 6, STATS_PART_MEAN, &u), 0);
 	assert_true(u.by_part);
 	assert_int_equal(u.nparts, 3);
 	assert_int_equal(u.n, 3);
@@ -239,7 +239,7 @@ static void test_units_by_part(void **state)
 	assert_int_equal(stats_compute(row, 6, &runs), 0);
 	assert_true(runs.ci95 < r.ci95 / 2);
 
-	assert_int_equal(stats_units(base, bpart, 6, &ub), 0);
+	assert_int_equal(stats_units(base, bpart, 6, STATS_PART_MEAN, &ub), 0);
 	assert_int_equal(stats_compute(ub.v, ub.n, &b), 0);
 	assert_near(b.mean, 100, 1e-12);
 	assert_near(b.sd, 1, 1e-12);
@@ -269,7 +269,7 @@ static void test_units_one_part(void **state)
 	struct stats_units u;
 
 	(void)state;
-	assert_int_equal(stats_units(v, one, 4, &u), 0);
+	assert_int_equal(stats_units(v, one, 4, STATS_PART_MEAN, &u), 0);
 	assert_false(u.by_part);
 	assert_int_equal(u.nparts, 1);
 	assert_int_equal(u.n, 4);
@@ -277,12 +277,42 @@ static void test_units_one_part(void **state)
 	assert_true(u.part_mean[0] == 6.75);
 	assert_true(u.v[3] == 9);
 	stats_units_free(&u);
-	assert_int_equal(stats_units(v, each, 4, &u), 0);
+	assert_int_equal(stats_units(v, each, 4, STATS_PART_MEAN, &u), 0);
 	assert_true(u.by_part);
 	assert_int_equal(u.n, 4);
 	assert_memory_equal(u.v, v, sizeof(v));
 	stats_units_free(&u);
-	assert_int_equal(stats_units(v, one, 0, &u), -EINVAL);
+	assert_int_equal(stats_units(v, one, 0, STATS_PART_MEAN, &u), -EINVAL);
+}
+
+/* part_value=best: a part's lowest (ns/packet) or highest (Mbit/s) run stands for it */
+static void test_units_best(void **state)
+{
+	/* two boots, three test beds each: a level drawn on top of the floor */
+	static const double v[] = { 6302.6, 6365.6, 6302.9, 6350.7, 6303.1, 6422.6 };
+	static const size_t part[] = { 0, 0, 0, 1, 1, 1 };
+	struct stats_units u;
+
+	(void)state;
+	assert_int_equal(stats_units(v, part, 6, STATS_PART_MIN, &u), 0);
+	assert_true(u.by_part);
+	assert_int_equal(u.n, 2);
+	assert_true(u.v[0] == 6302.6 && u.v[1] == 6303.1);
+	assert_int_equal(u.part_runs[0], 3);
+	assert_int_equal(u.part_runs[1], 3);
+	stats_units_free(&u);
+	assert_int_equal(stats_units(v, part, 6, STATS_PART_MAX, &u), 0);
+	assert_true(u.v[0] == 6365.6 && u.v[1] == 6422.6);
+	stats_units_free(&u);
+	assert_int_equal(stats_units(v, part, 6, STATS_PART_MEAN, &u), 0);
+	assert_near(u.v[0], (6302.6 + 6365.6 + 6302.9) / 3, 1e-9);
+	stats_units_free(&u);
+	/* one part: the runs are the units whatever the part value */
+	assert_int_equal(stats_units(v, part, 3, STATS_PART_MIN, &u), 0);
+	assert_false(u.by_part);
+	assert_int_equal(u.n, 3);
+	assert_true(u.v[1] == 6365.6);
+	stats_units_free(&u);
 }
 
 static void test_reached(void **state)
@@ -319,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_reps_needed),
 		cmocka_unit_test(test_units_by_part),
 		cmocka_unit_test(test_units_one_part),
+		cmocka_unit_test(test_units_best),
 		cmocka_unit_test(test_reached),
 	};
 
