@@ -41,15 +41,24 @@ check "run.txt: 2 rounds, target 0.0001 for pps64" \
 check "run.txt: the boots stopped at --max-boots" grep -qx 'budget_s=0 stop=max-boots' "$out/run.txt"
 nm() { find "$out/raw" -path "*$1*" -name record.json 2>/dev/null | wc -l; }
 check "pps64 in every boot (16 records: 4 boots x 2 directions x 2 reps)" [ "$(nm -pps64-)" -eq 16 ]
-check "tcp in the first boots only (8 records)" [ "$(nm -tcp-)" -eq 8 ]
+check "tcp in the first boots only, in their first repetition (4 records)" [ "$(nm -tcp-)" -eq 4 ]
+check "tcp records are all repetition 1 (pps64 alone is repeated)" [ "$(jq -r .repetition \
+	$(find "$out/raw" -path '*-tcp-*' -name record.json) | sort -u)" = 1 ]
+check "run.txt: repeat_workloads=pps64 (the target workload, the default)" \
+	grep -q ' repeat_workloads=pps64 ' "$out/run.txt"
+check "run.txt and matrix.json: a boot's value is its best run (part_value=best, the default)" \
+	sh -c "grep -q ' part_value=best ' '$out/run.txt' &&
+		[ \"\$(jq -r .run.part_value '$out/matrix.json')\" = best ]"
 check "every boot built its test bed anew for the second rep (provenance fresh_testbed)" \
 	[ "$(jq -r .params.fresh_testbed $(find "$out/raw" -name provenance.json) | sort -u)" = true ]
 check "one verification pass per row and boot (4)" [ "$(nm -verify)" -eq 4 ]
 nflow=$(find "$out/raw" -path '*-tcp-*' -name 'flow-*.json' 2>/dev/null | wc -l)
-check "one iperf3 JSON per tcp flow came back ($nflow)" [ "$nflow" -eq 8 ]
+check "one iperf3 JSON per tcp flow came back ($nflow)" [ "$nflow" -eq 4 ]
 check "every pps64 run: 5000 frames sent and received" [ "$(jq -r \
 	'"\(.pktgen.sent) \(.pktgen.received)"' $(find "$out/raw" -path '*-pps64-*' \
 	-name record.json) | sort -u)" = "5000 5000" ]
+check "no pps64 run primed its flow (no row has a ruleset that tracks connections)" \
+	[ "$(jq -r .pktgen.primed $(find "$out/raw" -path '*-pps64-*' -name record.json) | sort -u)" = false ]
 check "no measured run carried counting rules" [ "$(jq -r .counting_rules $(find "$out/raw" \
 	-name record.json -path '*-tcp-*' -o -name record.json -path '*-pps64-*') | sort -u)" = false ]
 check "host provenance of every guest (qemu.json)" \
