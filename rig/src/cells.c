@@ -304,16 +304,16 @@ static int verify_rows(struct run *r)
 
 int run_cells(struct run *r)
 {
-	unsigned int rep, k, d, per_rep;
+	unsigned int rep, k, d;
 	struct readback rb;
 	bool mismatch;
 	size_t i;
 	int err;
 
-	for (k = 0, per_rep = 0; k < r->nwl; k++)
-		per_rep += (r->repeat_mask & (1u << r->wl[k])) ? 1 : 0;
-	progress_init(r->nran * ARRAY_SIZE(directions) * (r->nwl + (r->c.reps - 1) * per_rep) +
-		      r->nran, run_estimate(r));
+	/* preflight_workloads() left in repeat_mask only the run's workloads */
+	progress_init(r->nran * ARRAY_SIZE(directions) *
+		      (r->nwl + (r->c.reps - 1) * __builtin_popcount(r->repeat_mask)) + r->nran,
+		      run_estimate(r));
 	err = r->c.verify_before ? verify_rows(r) : 0;
 	if (err)
 		return err;
@@ -331,11 +331,13 @@ int run_cells(struct run *r)
 			/* a read-back that differs is said here and judged in the
 			 * row's verification pass */
 			err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rb, &mismatch);
-			for (k = 0; k < r->nwl && !err; k++)
-				for (d = 0; d < ARRAY_SIZE(directions) && !err &&
-				     (rep == 1 || (r->repeat_mask & (1u << r->wl[k]))); d++)
+			for (k = 0; k < r->nwl && !err; k++) {
+				if (rep > 1 && !(r->repeat_mask & (1u << r->wl[k])))
+					continue;	/* --repeat-workloads */
+				for (d = 0; d < ARRAY_SIZE(directions) && !err; d++)
 					err = brnf_stop ? -EINTR :
 					      measure(r, i, &rb, r->wl[k], d, rep);
+			}
 			if (err)
 				return brnf_stop ? -EINTR : err;
 		}

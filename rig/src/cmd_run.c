@@ -254,18 +254,14 @@ static bool pps_refused(const struct run *r)
  * is checked in preflight_workloads(), once the default list is known. */
 static int parse_repeat(struct run *r, char *err, size_t errlen)
 {
-	unsigned int wl[WL_N], n, k, have = 0;
+	unsigned int wl[WL_N], n, k, have = workload_mask(r->wl, r->nwl);
 
 	r->repeat_mask = ~0u;
 	if (!r->c.repeat_workloads)
 		return 0;
 	if (workload_parse_list(r->c.repeat_workloads, wl, &n, err, errlen))
 		return -EINVAL;
-	r->repeat_mask = 0;
-	for (k = 0; k < n; k++)
-		r->repeat_mask |= 1u << wl[k];
-	for (k = 0; k < r->nwl; k++)
-		have |= 1u << r->wl[k];
+	r->repeat_mask = workload_mask(wl, n);
 	for (k = 0; k < n && r->c.workloads; k++)
 		if (!(have & (1u << wl[k]))) {
 			snprintf(err, errlen, "%s is not one of --workloads %s",

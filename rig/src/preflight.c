@@ -218,21 +218,18 @@ int preflight_rulesets(struct run *r)
 	return err;
 }
 
-/* Every workload of --repeat-workloads is one of the run's; the mask keeps only those. */
+/* Every workload of --repeat-workloads is one of the run's (with --workloads given,
+ * cmd_run.c checked that already); the mask keeps only those. */
 static int repeat_check(struct run *r)
 {
-	unsigned int have = 0, k;
+	unsigned int have = workload_mask(r->wl, r->nwl), k;
 
-	for (k = 0; k < r->nwl; k++)
-		have |= 1u << r->wl[k];
-	if (r->c.repeat_workloads) {
-		for (k = 0; k < WL_N; k++)
-			if ((r->repeat_mask & (1u << k)) && !(have & (1u << k))) {
-				pr_err("--repeat-workloads: %s is not one of the workloads of this run",
-				       brnf_workloads[k].name);
-				return -EINVAL;
-			}
-	}
+	for (k = 0; k < WL_N && r->c.repeat_workloads && !r->c.workloads; k++)
+		if ((r->repeat_mask & (1u << k)) && !(have & (1u << k))) {
+			pr_err("--repeat-workloads: %s is not one of the workloads of this run",
+			       brnf_workloads[k].name);
+			return -EINVAL;
+		}
 	r->repeat_mask &= have;
 	return 0;
 }

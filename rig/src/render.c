@@ -206,6 +206,12 @@ static void print_cell_notes(struct rowstats *rs, int w, FILE *f, const char *bu
 	}
 }
 
+/* What stands for a boot in the texts: run.txt part_value (rowstats.c). */
+static const char *part_word(const struct rowstats *rs)
+{
+	return rs->raw.run_txt.part_best ? "best runs" : "means";
+}
+
 static void print_notes(struct rowstats *rs, FILE *f)
 {
 	fprintf(f, "## How to read the tables\n\n");
@@ -363,7 +369,7 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 		   "run in run order (matrix.json holds every run). \"reps for 2%%\": units "
 		   "per row that would detect a 2%% change at this sd (two-sample, 95%%, 80%% "
 		   "power, normal approximation).\n\n",
-		rs->raw.run_txt.part_best ? "best runs" : "means");
+		part_word(rs));
 	if (rs->nlost_cells) {
 		fprintf(f, "## Lost packets\n\n");
 		for (w = 0; w < WL_N; w++)
@@ -405,7 +411,7 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 	}
 	fprintf(f, "mean ± 95%% CI over units (boots' %s with >= 2 boots, else runs); Δ vs "
 		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
-		   " CV > 3%%%s%s\n\n", rs->raw.run_txt.part_best ? "best runs" : "means",
+		   " CV > 3%%%s%s\n\n", part_word(rs),
 		rs->rows[rs->base].key, rs->target, rs->target_src,
 		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
 		rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");

@@ -37,6 +37,15 @@ static inline bool workload_is_pps(enum brnf_workload w)
 {
 	return brnf_workloads[w].pkt_size != 0;
 }
+/* The set of workloads wl[0..n) as a mask, 1 << workload each. */
+static inline unsigned int workload_mask(const unsigned int *wl, unsigned int n)
+{
+	unsigned int m = 0;
+
+	while (n--)
+		m |= 1u << wl[n];
+	return m;
+}
 /* "pps64,tcp" -> the workloads in the order given, each at most once, in order[0..*n).
  * 0, or -EINVAL with "what is wrong" in err. */
 int workload_parse_list(const char *list, unsigned int order[WL_N], unsigned int *n,
