@@ -88,6 +88,26 @@ check "and one line naming it" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
 check "boot-levels: not a results directory is an error" \
 	sh -c "! sh '$S/boot-levels' '$TMPD/nothing' 2>'$TMPD/err' && grep -q 'nothing: no raw/' '$TMPD/err'"
 
+# seed-compare: the seed's table beside a published matrix with the seed's rows (the
+# committed 6.12 x86_64 one); a matrix without them is an error naming the row
+R3=$TOPDIR/results/2026-12-01-6.12-icount-3
+check "seed-compare --workload pps64 on $R3" sh -c \
+	"sh '$S/seed-compare' --workload pps64 '$R3' >'$TMPD/sc'"
+check "seed-compare: the seed's cost change beside the rig's, with its interval" grep -q \
+	'^| brfilter-local · global 0 · br-lan br-wlan | download | +50.4% | +16.2% \[+16.1, +16.2\] agrees |$' \
+	"$TMPD/sc"
+check "seed-compare: ten cells counted" \
+	grep -q '^Agreement in sign, of 10 cells: 2026-12-01-6.12-icount-3 (x86_64) 10 agree, 0 none, 0 opposite.$' "$TMPD/sc"
+check "seed-compare: a statement the rig does not bear out says no" grep -q \
+	'^| 2 filtering off: with and without the bypass about the same | 185 / 243 against 187 / 243 | no / no |$' \
+	"$TMPD/sc"
+check "seed-compare: tcp-bytes, the seed's own unit" sh -c \
+	"sh '$S/seed-compare' '$R3' '$R3' >'$TMPD/sc2' && grep -q '^| brfilter-global · global 1 · no iface | upload | -39.6% | ' '$TMPD/sc2'"
+sh "$S/seed-compare" --workload pps64 "$D" >/dev/null 2>"$TMPD/err" && rc=0 || rc=$?
+check "seed-compare: a matrix without the seed's rows, exit status 2 (got $rc)" test "$rc" -eq 2
+check "and one line naming the file and the row" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
+	grep -q 'r2/matrix.json: no pps64 row label=default global=0 local=-' '$TMPD/err'"
+
 # readme-results into a README of our own
 printf '# x\n\n<!-- summary:begin -->\nold\n<!-- summary:end -->\n\ntext\n\n<!-- results:begin -->\nold\n<!-- results:end -->\nend\n' \
 	>"$TMPD/README.md"
