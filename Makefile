@@ -14,7 +14,7 @@ include scripts/scripts.mk
 help:
 	@echo "make matrix     run the default A/B matrix and print the table"
 	@echo "make test       install what is missing, build and run every test"
-	@echo "make test-arch  the arm64 and mipsel smoke tests (not part of make test)"
+	@echo "make test-arch  the arm64 and mipsel smoke tests alone (the last suite of make test)"
 	@echo "make kernels    build every kernel variant under build/"
 	@echo "make publish DIR=results/...  re-render tables and plots from raw data"
 

@@ -1,11 +1,10 @@
 #!/bin/sh
 # Install the Debian packages a part of brnf needs, only those that are missing.
 # usage: deps.sh [PART...]   PART: rig, kernel, x86_64, arm64, mipsel or all (default: all)
-#   all: rig and kernel, what `make test` needs (x86_64 guests only)
+#   all: rig, kernel, arm64 and mipsel, what `make test` needs (its arch suite boots the
+#   arm64 and mipsel guests)
 #   arm64, mipsel: Debian's cross gcc and QEMU for that architecture, and mmdebstrap for
-#   its userspace (scripts/arch.sh); only the targets that boot those guests ask for them
-#   (make test-arch, make matrix ARCH=...), so that `make test` does not download them;
-#   x86_64 needs nothing beyond kernel
+#   its userspace (scripts/arch.sh); x86_64 needs nothing beyond kernel
 set -eu
 . "$(dirname "$0")/arch.sh"
 
@@ -20,7 +19,8 @@ for part in ${*:-all}; do
 	case $part in
 	rig)	want="$want $rig_pkgs" ;;
 	kernel)	want="$want $kernel_pkgs" ;;
-	all)	want="$want $rig_pkgs $kernel_pkgs" ;;
+	all)	want="$want $rig_pkgs $kernel_pkgs mmdebstrap"
+		for a in arm64 mipsel; do arch_set $a; want="$want $arch_pkgs"; done ;;
 	*)	arch_set "$part" 2>/dev/null ||
 			{ echo "deps.sh: unknown part '$part' (rig, kernel, x86_64, arm64, mipsel or all)" >&2; exit 2; }
 		[ "$foreign" = 0 ] || want="$want $arch_pkgs mmdebstrap" ;;
