@@ -12,6 +12,7 @@
 #                so that the x86_64 kernels stay where they always were)
 #   q_bin, q_machine, q_cpu, q_console, q_mem   QEMU and its defaults; q_pkg its package
 #   q_icount_append   kernel command line the guest needs under -icount sleep=off
+#   q_icount_opts     QEMU options the guest needs under -icount sleep=off
 #   deb_arch     Debian's name of the architecture
 #   arch_pkgs    the Debian packages that build and boot its kernels (gcc, QEMU)
 #   foreign      1 when the guest needs its own userspace (build/rootfs/ARCH), else 0
@@ -24,21 +25,25 @@ arch_set() {
 		arch=x86_64 k_arch=x86 k_cross='' k_gcc_pkg=gcc k_target=bzImage
 		k_image=arch/x86/boot/bzImage k_prefix='' q_bin=qemu-system-x86_64 q_machine=pc
 		q_cpu=max q_console=ttyS0 q_mem=1G deb_arch=amd64 q_pkg=qemu-system-x86
-		q_icount_append='' foreign=0 ;;
+		q_icount_append='' q_icount_opts='' foreign=0 ;;
 	arm64|aarch64)
 		arch=arm64 k_arch=arm64 k_cross=aarch64-linux-gnu- k_gcc_pkg=gcc-aarch64-linux-gnu
 		k_target=Image k_image=arch/arm64/boot/Image k_prefix=arm64-
 		q_bin=qemu-system-aarch64 q_machine=virt q_cpu=cortex-a53 q_console=ttyAMA0
-		q_mem=1G deb_arch=arm64 q_pkg=qemu-system-arm q_icount_append='' foreign=1 ;;
+		q_mem=1G deb_arch=arm64 q_pkg=qemu-system-arm q_icount_append='' q_icount_opts=''
+		foreign=1 ;;
 	mipsel)
 		# malta maps 256 MiB of low memory; more would need HIGHMEM. nowait: under
 		# -icount sleep=off QEMU 7.2's malta guest, idle in the WAIT instruction, never
 		# saw its 9p replies arrive (the boot stopped after init started); without
-		# WAIT the idle loop runs instructions and the guest boots
+		# WAIT the idle loop runs instructions and the guest boots. -rtc clock=vm: malta's
+		# kernel measures its CP0 counter's frequency against the RTC's seconds at boot;
+		# on the host's clock (QEMU's default) that made the guest's clock run about four
+		# times faster than its instructions under icount, and every ns/packet with it
 		arch=mipsel k_arch=mips k_cross=mipsel-linux-gnu- k_gcc_pkg=gcc-mipsel-linux-gnu
 		k_target=vmlinux k_image=vmlinux k_prefix=mipsel- q_bin=qemu-system-mipsel
 		q_machine=malta q_cpu=74Kf q_console=ttyS0 q_mem=256M deb_arch=mipsel
-		q_pkg=qemu-system-mips q_icount_append=nowait foreign=1 ;;
+		q_pkg=qemu-system-mips q_icount_append=nowait q_icount_opts='-rtc clock=vm' foreign=1 ;;
 	*)
 		echo "${me:-${0##*/}}: ARCH '$1' unknown (x86_64, arm64 or mipsel)" >&2
 		return 1 ;;
