@@ -3,7 +3,9 @@
 # the middle of their runs (scripts/storm/tests/qemu-fault arms sysrq-c or SIGSTOP of
 # every process 15 s after boot): both are detected within the time limit and reported
 # with their console log, the third kernel's results are kept and rendered, and the
-# exit status is non-zero. Needs 6.12 ondemand, vanilla and legacy kernels.
+# exit status is non-zero (--retries 0). Then a guest that stalls once: its state is
+# recorded, another boot replaces it and the matrix is complete (exit status 0).
+# Needs 6.12 ondemand, vanilla and legacy kernels.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -17,7 +19,7 @@ rc=0
 FAULT_PANIC_KERNEL=$(kernel_of vanilla) FAULT_HANG_KERNEL=$(kernel_of legacy) \
 QEMU="$TOP/scripts/storm/tests/qemu-fault" \
 	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m" --clock realtime --boots 1 --reps 1 --flows 1 \
-	--workloads tcp --target-workloads none --time 20 --omit 0 --timeout 100 --out "$TMPD/ab" >"$TMPD/ab.out" 2>&1 || rc=$?
+	--workloads tcp --target-workloads none --time 20 --omit 0 --timeout 100 --retries 0 --out "$TMPD/ab" >"$TMPD/ab.out" 2>&1 || rc=$?
 secs=$(( $(date +%s) - s0 ))
 check "ab-matrix with a panicking and a hanging guest: exit status != 0 (got $rc)" test "$rc" -ne 0
 echo "# ab-matrix with the faulty guests took ${secs}s"
@@ -32,4 +34,25 @@ check "ab-matrix: no part of the failed guests looks complete" \
 	sh -c "test ! -e '$TMPD/ab/raw/vanilla-boot1' && test ! -e '$TMPD/ab/raw/legacy-boot1'"
 check "ab-matrix: the failures are listed in the results" test -s "$TMPD/ab/failures.txt"
 check "ab-matrix: the matrix is rendered from what was kept" test -s "$TMPD/ab/matrix.md"
+
+# a guest that stalls once (every process stopped 15 s after boot, --stall 30) and the
+# boot that replaces it
+printf 'kernel=legacy global=0\n' >"$TMPD/m1"
+rc=0
+FAULT_HANG_KERNEL=$(kernel_of legacy) FAULT_HANG_ONCE=$TMPD/hang-once \
+QEMU="$TOP/scripts/storm/tests/qemu-fault" \
+	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m1" --clock realtime --boots 1 --reps 1 --flows 1 \
+	--workloads tcp --target-workloads none --time 20 --omit 0 --timeout 300 --stall 30 \
+	--retries 1 --out "$TMPD/ab1" >"$TMPD/ab1.out" 2>&1 || rc=$?
+check "ab-matrix with a guest that stalls once: exit status 0 (got $rc)" test "$rc" -eq 0
+check "ab-matrix: the stall is reported as such, before the time limit" \
+	grep -q 'legacy boot 1: stalled (console silent for 30 s' "$TMPD/ab1.out"
+check "ab-matrix: boot 2 replaces it" grep -q 'boot 2 of legacy runs in its place' "$TMPD/ab1.out"
+check "ab-matrix: failures.txt says so" grep -q 'legacy boot 1: stalled .*replaced by boot 2' "$TMPD/ab1/failures.txt"
+check "ab-matrix: the stalled guest's state is kept (the PC sampled five times)" \
+	grep -q '^pc sample 5: ' "$TMPD/ab1/failed-guests/legacy-boot1/stall.txt"
+check "ab-matrix: the stalled guest's console is kept" test -s "$TMPD/ab1/failed-guests/legacy-boot1/console.log"
+check "ab-matrix: the replacement's part is kept, the stalled one's is not" \
+	sh -c "test -d '$TMPD/ab1/raw/legacy-boot2' && test ! -e '$TMPD/ab1/raw/legacy-boot1'"
+check "ab-matrix: run.txt counts the retry" grep -q 'retries=1 retries_used=1' "$TMPD/ab1/run.txt"
 exit 0

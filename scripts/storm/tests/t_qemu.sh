@@ -1,6 +1,7 @@
 #!/bin/sh
 # A guest that panics or hangs in the middle of a storm is detected by scripts/qemu-run
-# within a bounded time (exit 125 / 124) with its console log kept; the hook check is not
+# within a bounded time (exit 125 / 124) with its console log kept; one whose console
+# falls silent is stopped by --stall with its state, and --watch names a stuck task; the hook check is not
 # vacuous (vanilla judged as "ondemand" fails it); storm-all keeps going past a failed
 # variant and keeps the others' results. Needs a built 6.12 kernel (ondemand or vanilla);
 # without one each check says so and fails.
@@ -37,6 +38,31 @@ check "hang: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
 echo "# hang: killed after ${secs}s (--timeout 40)"
 check "hang: qemu-run says timeout" grep -q 'timeout after 40 s' "$TMPD/hang.out"
 check "hang: the console log is kept" grep -q '^brnf-storm: kernel ' "$TMPD/hang/console.log"
+
+# 2b. a guest that stalls: its console silent for --stall s, its state recorded, killed
+#     long before --timeout; and --watch names a task stuck in state D (dstate.c), with
+#     its kernel stack and the kernel's blocked tasks
+mkdir -p "$TMPD/stall"
+if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
+	s0=$(date +%s)
+	rc=0
+	sh "$QR" --kernel "$K" --timeout 300 --stall 20 --watch 2 --quiet --out "$TMPD/stall" -- \
+		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; sleep 3600' \
+		>"$TMPD/stall.out" 2>&1 || rc=$?
+	check "stall: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
+	echo "# stall: killed after $(( $(date +%s) - s0 ))s (--stall 20, --timeout 300)"
+	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 20 s' "$TMPD/stall.out"
+	check "stall: stall.txt has the VM's status and five PC samples" sh -c \
+		"grep -q '^VM status: running' '$TMPD/stall/stall.txt' && grep -q '^pc sample 5: [0-9a-f]' '$TMPD/stall/stall.txt'"
+	check "watch: the task in state D is named with its wait channel" \
+		grep -q 'guest-init: watch: pid [0-9]* (dstate) in state D for over 2 s, wchan ' "$TMPD/stall/console.log"
+	check "watch: its kernel stack is on the console" \
+		grep -q 'guest-init: watch:   .*vfork' "$TMPD/stall/console.log"
+	check "watch: the kernel's blocked tasks (sysrq w) are on the console" \
+		grep -q 'task:dstate .*state:D' "$TMPD/stall/console.log"
+else
+	not_ok "cc dstate.c failed: the stall and watch checks did not run"
+fi
 
 # 3. the hook check can fail: vanilla keeps its hooks, so "ondemand" must not match
 if V=$(kernel_of vanilla); then
