@@ -13,6 +13,8 @@
 #   q_bin, q_machine, q_cpu, q_console, q_mem   QEMU and its defaults; q_pkg its package
 #   q_icount_append   kernel command line the guest needs under -icount sleep=off
 #   q_icount_opts     QEMU options the guest needs under -icount sleep=off
+#   q_icount_boot_slow  1 when a boot under icount spends long in wall time before
+#                     the command starts (mipsel: -rtc clock=vm's calibration)
 #   deb_arch     Debian's name of the architecture
 #   arch_pkgs    the Debian packages that build and boot its kernels (gcc, QEMU)
 #   foreign      1 when the guest needs its own userspace (build/rootfs/ARCH), else 0
@@ -25,13 +27,13 @@ arch_set() {
 		arch=x86_64 k_arch=x86 k_cross='' k_gcc_pkg=gcc k_target=bzImage
 		k_image=arch/x86/boot/bzImage k_prefix='' q_bin=qemu-system-x86_64 q_machine=pc
 		q_cpu=max q_console=ttyS0 q_mem=1G deb_arch=amd64 q_pkg=qemu-system-x86
-		q_icount_append='' q_icount_opts='' foreign=0 ;;
+		q_icount_append='' q_icount_opts='' q_icount_boot_slow=0 foreign=0 ;;
 	arm64|aarch64)
 		arch=arm64 k_arch=arm64 k_cross=aarch64-linux-gnu- k_gcc_pkg=gcc-aarch64-linux-gnu
 		k_target=Image k_image=arch/arm64/boot/Image k_prefix=arm64-
 		q_bin=qemu-system-aarch64 q_machine=virt q_cpu=cortex-a53 q_console=ttyAMA0
 		q_mem=1G deb_arch=arm64 q_pkg=qemu-system-arm q_icount_append='' q_icount_opts=''
-		foreign=1 ;;
+		q_icount_boot_slow=0 foreign=1 ;;
 	mipsel)
 		# malta maps 256 MiB of low memory; more would need HIGHMEM. nowait: under
 		# -icount sleep=off QEMU 7.2's malta guest, idle in the WAIT instruction, never
@@ -43,10 +45,21 @@ arch_set() {
 		arch=mipsel k_arch=mips k_cross=mipsel-linux-gnu- k_gcc_pkg=gcc-mipsel-linux-gnu
 		k_target=vmlinux k_image=vmlinux k_prefix=mipsel- q_bin=qemu-system-mipsel
 		q_machine=malta q_cpu=74Kf q_console=ttyS0 q_mem=256M deb_arch=mipsel
-		q_pkg=qemu-system-mips q_icount_append=nowait q_icount_opts='-rtc clock=vm' foreign=1 ;;
+		q_pkg=qemu-system-mips q_icount_append=nowait q_icount_opts='-rtc clock=vm'
+		q_icount_boot_slow=1 foreign=1 ;;
 	*)
 		echo "${me:-${0##*/}}: ARCH '$1' unknown (x86_64, arm64 or mipsel)" >&2
 		return 1 ;;
 	esac
 	arch_pkgs="$k_gcc_pkg $q_pkg"
+}
+
+# q_clock_opts icount|realtime [SMP]: QEMU's clock and vCPU options for a guest of the
+# architecture arch_set chose (qemu-run's command, ab-matrix's provenance)
+q_clock_opts() {
+	if [ "$1" = icount ]; then
+		echo "-icount shift=0,sleep=off -smp 1${q_icount_opts:+ $q_icount_opts}"
+	else
+		echo "-smp ${2:-1}"
+	fi
 }

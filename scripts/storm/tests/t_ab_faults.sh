@@ -4,7 +4,8 @@
 # every process 15 s after boot): both are detected within the time limit and reported
 # with their console log, the third kernel's results are kept and rendered, and the
 # exit status is non-zero (--retries 0). Then a guest that stalls once: its state is
-# recorded, another boot replaces it and the matrix is complete (exit status 0).
+# recorded, another boot replaces it and the matrix is complete (exit status 0). And a
+# matrix stopped by TERM stops its guests.
 # Needs 6.12 ondemand, vanilla and legacy kernels.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -35,18 +36,18 @@ check "ab-matrix: no part of the failed guests looks complete" \
 check "ab-matrix: the failures are listed in the results" test -s "$TMPD/ab/failures.txt"
 check "ab-matrix: the matrix is rendered from what was kept" test -s "$TMPD/ab/matrix.md"
 
-# a guest that stalls once (every process stopped 15 s after boot, --stall 30) and the
+# a guest that stalls once (every process stopped 15 s after boot, --stall 120) and the
 # boot that replaces it
 printf 'kernel=legacy global=0\n' >"$TMPD/m1"
 rc=0
 FAULT_HANG_KERNEL=$(kernel_of legacy) FAULT_HANG_ONCE=$TMPD/hang-once \
 QEMU="$TOP/scripts/storm/tests/qemu-fault" \
 	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m1" --clock realtime --boots 1 --reps 1 --flows 1 \
-	--workloads tcp --target-workloads none --time 20 --omit 0 --timeout 300 --stall 30 \
+	--workloads tcp --target-workloads none --time 5 --omit 0 --timeout 600 --stall 120 \
 	--retries 1 --out "$TMPD/ab1" >"$TMPD/ab1.out" 2>&1 || rc=$?
 check "ab-matrix with a guest that stalls once: exit status 0 (got $rc)" test "$rc" -eq 0
 check "ab-matrix: the stall is reported as such, before the time limit" \
-	grep -q 'legacy boot 1: stalled (console silent for 30 s' "$TMPD/ab1.out"
+	grep -q 'legacy boot 1: stalled (console silent for 120 s' "$TMPD/ab1.out"
 check "ab-matrix: boot 2 replaces it" grep -q 'boot 2 of legacy runs in its place' "$TMPD/ab1.out"
 check "ab-matrix: failures.txt says so" grep -q 'legacy boot 1: stalled .*replaced by boot 2' "$TMPD/ab1/failures.txt"
 check "ab-matrix: the stalled guest's state is kept (the PC sampled five times)" \
@@ -55,4 +56,24 @@ check "ab-matrix: the stalled guest's console is kept" test -s "$TMPD/ab1/failed
 check "ab-matrix: the replacement's part is kept, the stalled one's is not" \
 	sh -c "test -d '$TMPD/ab1/raw/legacy-boot2' && test ! -e '$TMPD/ab1/raw/legacy-boot1'"
 check "ab-matrix: run.txt counts the retry" grep -q 'retries=1 retries_used=1' "$TMPD/ab1/run.txt"
+
+# TERM while two guests run: the matrix exits and takes its guests with it, before
+# they end their runs (60 s flows)
+printf 'kernel=ondemand global=0\nkernel=vanilla global=0\n' >"$TMPD/m2"
+sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m2" --clock realtime --jobs 2 --boots 1 --reps 1 \
+	--workloads tcp --time 60 --target-workloads none --out "$TMPD/ab2" >"$TMPD/ab2.out" 2>&1 &
+apid=$!
+running() { [ "$(pgrep -f -c "qemu-system-x86_64 .*ab-matrix.$apid/")" -ge 2 ]; }
+wait_for 120 running || true
+check "ab-matrix: two guests run before the TERM" running
+sleep 5
+kill -TERM "$apid"
+rc=0
+wait "$apid" || rc=$?
+check "ab-matrix: TERM while its guests run: exit status 143 (got $rc)" test "$rc" -eq 143
+check "ab-matrix: TERM: no guest ran to its end" sh -c "! grep -q 'boot 1: done in' '$TMPD/ab2.out'"
+# (ab-matri[x]: a pattern that does not match the sh -c running pgrep)
+check "ab-matrix: TERM: no guest of it is left running" sh -c "! pgrep -f 'ab-matri[x].$apid/' >/dev/null"
+check "ab-matrix: TERM: no work or results directory is left" \
+	sh -c "test ! -e '$BUILD/ab-matrix.$apid' && test ! -e '$TMPD/ab2' && ! ls -d '$TMPD'/ab2.tmp.* >/dev/null 2>&1"
 exit 0

@@ -1,10 +1,10 @@
 #!/bin/sh
 # A guest that panics or hangs in the middle of a storm is detected by scripts/qemu-run
 # within a bounded time (exit 125 / 124) with its console log kept; one whose console
-# falls silent is stopped by --stall with its state, and --watch names a stuck task; the hook check is not
-# vacuous (vanilla judged as "ondemand" fails it); storm-all keeps going past a failed
-# variant and keeps the others' results. Needs a built 6.12 kernel (ondemand or vanilla);
-# without one each check says so and fails.
+# falls silent is stopped by --stall with its state, and --watch names a stuck task; the
+# hook check is not vacuous (vanilla judged as "ondemand" fails it); storm-all keeps going
+# past a failed variant and keeps the others' results. Needs a built 6.12 kernel
+# (ondemand or vanilla); without one each check says so and fails.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -46,12 +46,12 @@ mkdir -p "$TMPD/stall"
 if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
 	s0=$(date +%s)
 	rc=0
-	sh "$QR" --kernel "$K" --timeout 300 --stall 20 --watch 2 --quiet --out "$TMPD/stall" -- \
+	sh "$QR" --kernel "$K" --timeout 300 --stall 60 --watch 2 --quiet --out "$TMPD/stall" -- \
 		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; sleep 3600' \
 		>"$TMPD/stall.out" 2>&1 || rc=$?
 	check "stall: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
-	echo "# stall: killed after $(( $(date +%s) - s0 ))s (--stall 20, --timeout 300)"
-	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 20 s' "$TMPD/stall.out"
+	echo "# stall: killed after $(( $(date +%s) - s0 ))s (--stall 60, --timeout 300)"
+	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 60 s' "$TMPD/stall.out"
 	check "stall: stall.txt has the VM's status and five PC samples" sh -c \
 		"grep -q '^VM status: running' '$TMPD/stall/stall.txt' && grep -q '^pc sample 5: [0-9a-f]' '$TMPD/stall/stall.txt'"
 	check "watch: the task in state D is named with its wait channel" \
