@@ -154,8 +154,39 @@ static void flow_argv(const struct flow_opts *o, const char *addr, unsigned int 
 	argv[n] = NULL;
 }
 
-/* Wait for every client; kill them all on timeout or signal. */
-static int wait_clients(struct flow *f, unsigned int n, double timeout)
+/*
+ * A flow that overran its time: both ends' view of its TCP connections (ss: state,
+ * cwnd, retransmissions, timers, the last send and receive), on stderr, so that the
+ * log says whether the path dropped its packets or an end stopped reading.
+ */
+static void flow_overrun_report(const struct flow_hosts *fh, unsigned int i)
+{
+	const struct host *ends[2] = { fh[i].client, fh[i].server };
+	char filter[64];
+	char *argv[] = { "ss", "-H", "-tinmo", filter, NULL };
+	unsigned int e;
+
+	snprintf(filter, sizeof(filter), "( sport = :%u or dport = :%u )",
+		 IPERF_PORT0 + i, IPERF_PORT0 + i);
+	for (e = 0; e < ARRAY_SIZE(ends); e++) {
+		char *out = NULL, *line, *save = NULL;
+		int ret = host_run(ends[e], argv, NULL, 0, &out, NULL, 10);
+
+		if (ret != 0 || !out || !*out) {
+			pr_err("flow %u: ss on %s: %s", i, ends[e]->what,
+			       ret ? "failed" : "no connection of the flow");
+		} else {
+			for (line = strtok_r(out, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				pr_err("flow %u: ss on %s: %s", i, ends[e]->what, line);
+		}
+		free(out);
+	}
+}
+
+/* Wait for every client; kill them all on timeout or signal (after an overrun report). */
+static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned int n,
+			double timeout)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	double end = now_sec() + timeout;
@@ -178,6 +209,9 @@ static int wait_clients(struct flow *f, unsigned int n, double timeout)
 		else
 			nanosleep(&tick, NULL);
 	} while (!ret);
+	for (i = 0; i < n && ret == -ETIMEDOUT; i++)
+		if (f[i].status < 0)
+			flow_overrun_report(fh, i);
 	for (i = 0; i < n; i++)
 		if (f[i].status < 0) {
 			kill(f[i].client, SIGKILL);
@@ -362,7 +396,7 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 			err = f[i].client;
 	}
 	if (!err)
-		err = wait_clients(f, n, o->time + (o->bytes ? 0 : o->omit) + FLOW_MARGIN);
+		err = wait_clients(fh, f, n, o->time + (o->bytes ? 0 : o->omit) + FLOW_MARGIN);
 	for (i = 0; i < n && !err; i++)
 		err = flow_result(&f[i], i, o, &bps[i]);
 	flows_end(fh, f, n);
