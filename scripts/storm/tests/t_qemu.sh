@@ -39,9 +39,10 @@ echo "# hang: killed after ${secs}s (--timeout 40)"
 check "hang: qemu-run says timeout" grep -q 'timeout after 40 s' "$TMPD/hang.out"
 check "hang: the console log is kept" grep -q '^brnf-storm: kernel ' "$TMPD/hang/console.log"
 
-# 2b. a guest that stalls: its console silent for --stall s, its state recorded, killed
-#     long before --timeout; and --watch names a task stuck in state D (dstate.c), with
-#     its kernel stack and the kernel's blocked tasks
+# 2b. a guest that stalls: its console silent for --stall s, its state recorded (QEMU's
+#     monitor, and every task dumped by the guest's watcher), killed long before
+#     --timeout; and --watch names a task stuck in state D (dstate.c), with its kernel
+#     stack and the kernel's blocked tasks
 mkdir -p "$TMPD/stall"
 if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
 	s0=$(date +%s)
@@ -55,9 +56,15 @@ if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/ds
 	check "stall: stall.txt has the VM's status and five PC samples" sh -c \
 		"grep -q '^VM status: running' '$TMPD/stall/stall.txt' && grep -q '^pc sample 5: [0-9a-f]' '$TMPD/stall/stall.txt'"
 	check "watch: the task in state D is named with its wait channel" \
-		grep -q 'guest-init: watch: pid [0-9]* (dstate) in state D for over 2 s, wchan ' "$TMPD/stall/console.log"
+		grep -q 'guest-watch: pid [0-9]* (dstate) state D for over 2 s, wchan ' "$TMPD/stall/console.log"
 	check "watch: its kernel stack is on the console" \
-		grep -q 'guest-init: watch:   .*vfork' "$TMPD/stall/console.log"
+		grep -q 'guest-watch:   .*vfork' "$TMPD/stall/console.log"
+	check "stall: the watcher's dump of every task is on the console (init, sh, dstate)" sh -c \
+		"grep -q 'guest-watch: dump asked for by the host' '$TMPD/stall/console.log' &&
+		grep -q 'guest-watch: pid 1 (' '$TMPD/stall/console.log' &&
+		grep -q 'guest-watch: pid [0-9]* (dstate) state D, wchan ' '$TMPD/stall/console.log' &&
+		grep -q 'guest-watch: dump done' '$TMPD/stall/console.log'"
+	check "stall: stall.txt says where the dump is" grep -q "guest-watch's dump is on the console" "$TMPD/stall/stall.txt"
 	check "watch: the kernel's blocked tasks (sysrq w) are on the console" \
 		grep -q 'task:dstate .*state:D' "$TMPD/stall/console.log"
 else
