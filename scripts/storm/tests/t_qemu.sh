@@ -64,7 +64,13 @@ if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/ds
 		grep -q 'guest-watch: pid 1 (' '$TMPD/stall/console.log' &&
 		grep -q 'guest-watch: pid [0-9]* (dstate) state D, wchan ' '$TMPD/stall/console.log' &&
 		grep -q 'guest-watch: dump done' '$TMPD/stall/console.log'"
-	check "stall: stall.txt says where the dump is" grep -q "guest-watch's dump is on the console" "$TMPD/stall/stall.txt"
+	check "stall: stall.txt has the watcher's dump too (pid 1, dstate in D, done)" sh -c \
+		"grep -q '^guest-watch: pid 1 (' '$TMPD/stall/stall.txt' &&
+		grep -q '^guest-watch: pid [0-9]* (dstate) state D, wchan ' '$TMPD/stall/stall.txt' &&
+		grep -q '^guest-watch: dump done' '$TMPD/stall/stall.txt'"
+	check "stall: stall.txt says whether a break on the serial line revived the console" \
+		grep -q '^console.log: [0-9]* bytes more within 20 s' "$TMPD/stall/stall.txt"
+	check "stall: no guest-dump.txt left in the output directory" test ! -e "$TMPD/stall/guest-dump.txt"
 	check "watch: the kernel's blocked tasks (sysrq w) are on the console" \
 		grep -q 'task:dstate .*state:D' "$TMPD/stall/console.log"
 else
