@@ -55,6 +55,10 @@ if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/ds
 	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 60 s' "$TMPD/stall.out"
 	check "stall: stall.txt has the VM's status and five PC samples" sh -c \
 		"grep -q '^VM status: running' '$TMPD/stall/stall.txt' && grep -q '^pc sample 5: [0-9a-f]' '$TMPD/stall/stall.txt'"
+	check "stall: stall.txt has 100 PC samples by kernel symbol, the idle loop's on top" sh -c \
+		"grep -A1 '^== 100 PC samples, by symbol' '$TMPD/stall/stall.txt' | grep -q '^ *[0-9]* .*idle'"
+	check "stall: stall.txt has jiffies before and after the samples, the clock moving" sh -c \
+		"grep '^jiffies: ' '$TMPD/stall/stall.txt' | awk '\$2 ~ /^[0-9]+\$/ && \$6 > \$2 { ok = 1 } END { exit !ok }'"
 	check "watch: the task in state D is named with its wait channel" \
 		grep -q 'guest-watch: pid [0-9]* (dstate) state D for over 2 s, wchan ' "$TMPD/stall/console.log"
 	check "watch: its kernel stack is on the console" \
