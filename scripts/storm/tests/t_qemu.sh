@@ -59,6 +59,9 @@ if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/ds
 		"grep -A1 '^== 100 PC samples, by symbol' '$TMPD/stall/stall.txt' | grep -q '^ *[0-9]* .*idle'"
 	check "stall: stall.txt has jiffies before and after the samples, the clock moving" sh -c \
 		"grep '^jiffies: ' '$TMPD/stall/stall.txt' | awk '\$2 ~ /^[0-9]+\$/ && \$6 > \$2 { ok = 1 } END { exit !ok }'"
+	check "stall: stall.txt has both 9p devices' interrupt status and ring indices" sh -c \
+		"[ \$(grep -c '^ *isr: *[01]\$' '$TMPD/stall/stall.txt') -eq 2 ] &&
+		[ \$(grep -c '^ *last_avail_idx: *[0-9]' '$TMPD/stall/stall.txt') -eq 2 ]"
 	check "watch: the task in state D is named with its wait channel" \
 		grep -q 'guest-watch: pid [0-9]* (dstate) state D for over 2 s, wchan ' "$TMPD/stall/console.log"
 	check "watch: its kernel stack is on the console" \
