@@ -44,43 +44,70 @@ void bed_down(struct storm_bed *bed)
 	bed->made = false;
 }
 
-/* brnfstorm<pid>-* of a storm that is gone (killed with SIGKILL). */
+/*
+ * The pid in NAME, brnfstorm<pid> followed by SEP, when no storm runs under it any
+ * more (it was killed with SIGKILL); else 0.
+ */
+static long gone_storm(const char *name, char sep)
+{
+	const char *p = name + strlen(STORM_PREFIX);
+	char path[64], comm[64] = "", *buf, *end;
+	long pid;
+
+	if (strncmp(name, STORM_PREFIX, strlen(STORM_PREFIX)))
+		return 0;
+	pid = strtol(p, &end, 10);
+	if (end == p || *end != sep || pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (read_file(path, &buf, NULL) == 0) {
+		snprintf(comm, sizeof(comm), "%s", buf);
+		free(buf);
+		chomp(comm);
+	}
+	if (pid == getpid() || !strcmp(comm, "brnf-storm"))
+		return 0;
+	return pid;
+}
+
+/*
+ * What a storm that is gone left: its namespaces brnfstorm<pid>-* and its
+ * directory /tmp/brnfstorm<pid>.XXXXXX (traffic.c).
+ */
 int bed_reap_stale(void)
 {
 	struct dirent *de;
-	char comm[64];
 	int n = 0;
+	long pid;
 	DIR *d;
 
 	d = opendir(NETNS_RUN_DIR);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		const char *p = de->d_name + strlen(STORM_PREFIX);
-		char path[64], *buf, *end;
-		long pid;
-
-		if (strncmp(de->d_name, STORM_PREFIX, strlen(STORM_PREFIX)))
-			continue;
-		pid = strtol(p, &end, 10);
-		if (end == p || *end != '-' || pid <= 0)
-			continue;
-		comm[0] = '\0';
-		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-		if (read_file(path, &buf, NULL) == 0) {
-			snprintf(comm, sizeof(comm), "%s", buf);
-			free(buf);
-			chomp(comm);
-		}
-		if (pid == getpid() || !strcmp(comm, "brnf-storm"))
-			continue;
-		if (netns_del(de->d_name) == 0) {
+	while (d && (de = readdir(d))) {
+		pid = gone_storm(de->d_name, '-');
+		if (pid && netns_del(de->d_name) == 0) {
 			fprintf(stderr, "brnf-storm: removed network namespace %s of a storm that"
 				" ended (pid %ld)\n", de->d_name, pid);
 			n++;
 		}
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	d = opendir("/tmp");
+	while (d && (de = readdir(d))) {
+		char path[300];
+
+		pid = gone_storm(de->d_name, '.');
+		if (!pid || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		if (rm_rf(path) == 0) {
+			fprintf(stderr, "brnf-storm: removed directory %s of a storm that ended"
+				" (pid %ld)\n", path, pid);
+			n++;
+		}
+	}
+	if (d)
+		closedir(d);
 	return n;
 }
 

@@ -5,6 +5,13 @@ BUILD=${BUILD:-$TOP/build}
 STORM=${STORM:-$BUILD/bin/brnf-storm}
 # ok, not_ok, check, wait_for: the controller's tests' own
 . "$TOP/rig/tests/checklib.sh"
+# no /tmp/brnfstorm<pid>.* directory of storm pid $1 (traffic.c's)
+no_storm_tmp() {
+	for _d in /tmp/brnfstorm"$1".*; do
+		[ -e "$_d" ] && return 1
+	done
+	return 0
+}
 # no brnfstorm namespace (of storm pid $1 if given) in /run/netns
 no_storm_netns() {
 	for _n in /run/netns/brnfstorm${1:+$1-}*; do

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SIGINT, SIGTERM and SIGKILL at several points of a storm (building the bed, starting
 # the traffic, in the middle of the toggling): after INT/TERM the storm exits non-zero
-# within a bounded time and leaves no namespace and no child; after KILL the next
-# storm removes the namespaces the killed one left and passes.
+# within a bounded time and leaves no namespace, directory or child; after KILL the next
+# storm removes the namespaces and the directory the killed one left and passes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +21,7 @@ for sig in INT TERM KILL; do
 		if [ "$sig" != KILL ]; then
 			echo "# SIG$sig at ${t}s: ended after ${secs}s"
 			check "SIG$sig at ${t}s: no brnfstorm$pid namespace left" no_storm_netns "$pid"
+			check "SIG$sig at ${t}s: no /tmp/brnfstorm$pid.* directory left" no_storm_tmp "$pid"
 			check "SIG$sig at ${t}s: no process of the storm left" \
 				wait_for 5 sh -c "! pgrep -P $pid >/dev/null"
 		else
@@ -28,6 +29,7 @@ for sig in INT TERM KILL; do
 			check "SIGKILL at ${t}s: no worker or iperf3 of the storm left" \
 				wait_for 5 sh -c "! pgrep -P $pid >/dev/null"
 			left=$(ls /run/netns 2>/dev/null | grep -c "^brnfstorm$pid-" || true)
+			dirs=$(ls -d /tmp/brnfstorm"$pid".* 2>/dev/null | wc -l)
 			rc=0
 			"$STORM" --ops 50 --flows 0 --no-ping >"$TMPD/next" 2>&1 || rc=$?
 			check "SIGKILL at ${t}s: the next storm passes" test "$rc" -eq 0
@@ -35,7 +37,12 @@ for sig in INT TERM KILL; do
 				check "SIGKILL at ${t}s: the next storm removed the $left namespace(s) left" \
 					grep -q "removed network namespace brnfstorm$pid-" "$TMPD/next"
 			fi
+			if [ "$dirs" -gt 0 ]; then
+				check "SIGKILL at ${t}s: the next storm removed the directory left" \
+					grep -q "removed directory /tmp/brnfstorm$pid\." "$TMPD/next"
+			fi
 			check "SIGKILL at ${t}s: no brnfstorm$pid namespace left" no_storm_netns "$pid"
+			check "SIGKILL at ${t}s: no /tmp/brnfstorm$pid.* directory left" no_storm_tmp "$pid"
 		fi
 	done
 done
