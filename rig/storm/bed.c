@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "netns.h"
@@ -92,14 +93,18 @@ int bed_reap_stale(void)
 	}
 	if (d)
 		closedir(d);
+	/* only a directory of ours (mkdtemp's), never a link or another user's */
 	d = opendir("/tmp");
 	while (d && (de = readdir(d))) {
 		char path[300];
+		struct stat st;
 
 		pid = gone_storm(de->d_name, '.');
-		if (!pid || de->d_type != DT_DIR)
+		if (!pid)
 			continue;
 		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
 		if (rm_rf(path) == 0) {
 			fprintf(stderr, "brnf-storm: removed directory %s of a storm that ended"
 				" (pid %ld)\n", path, pid);

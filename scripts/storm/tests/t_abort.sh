@@ -46,4 +46,17 @@ for sig in INT TERM KILL; do
 		fi
 	done
 done
+
+# what the next storm removes from /tmp: a directory of ours named like a gone storm's,
+# never another user's or a symbolic link (pids above the kernel's pid_max)
+mine=/tmp/brnfstorm4999998.t$$ theirs=/tmp/brnfstorm4999999.t$$ link=/tmp/brnfstorm4999997.t$$
+mkdir "$mine" "$theirs" && chown nobody "$theirs" && ln -s "$mine" "$link"
+rc=0
+"$STORM" --ops 50 --flows 0 --no-ping >"$TMPD/reap" 2>&1 || rc=$?
+check "reap: the next storm passes (got $rc)" test "$rc" -eq 0
+check "reap: it removed the directory of ours and said so" \
+	sh -c "test ! -e '$mine' && grep -q 'removed directory $mine ' '$TMPD/reap'"
+check "reap: it left another user's directory and a symbolic link alone" \
+	sh -c "test -d '$theirs' && test -L '$link'"
+rm -rf "$mine" "$theirs" "$link"
 exit 0
