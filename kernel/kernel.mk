@@ -18,10 +18,13 @@
 #   make kernel-test-debug               the same on the debug kernel (KASAN, lockdep,
 #                                        kmemleak, failslab), built in and as a module
 #                                        (debug-m), plus kernel/tests/enomem.sh
-#   make kernel-test-race [RACE_REV=rev] kernel/tests/rmmod-race.sh on debug-m: rmmod and
+#   make kernel-test-race [RACE_REV=rev] [RACE_SCRIPT=unload-order]
+#                                        kernel/tests/rmmod-race.sh on debug-m: rmmod and
 #                                        modprobe in a loop under sysctl/flag writers and
 #                                        traffic; RACE_REV builds the ondemand series of
-#                                        that git revision instead (scripts/race-test)
+#                                        that git revision instead (scripts/race-test);
+#                                        RACE_SCRIPT=unload-order: kernel/tests/unload-order.sh,
+#                                        rmmod against nf_call_* flips
 #   make bridge-del-bench [BENCH_REV=rev] [BENCH_OPTS="--reps 5"]
 #                                        benchmark: guest time to delete 1,000 bridges at
 #                                        once on vanilla and ondemand (and the ondemand
@@ -71,7 +74,8 @@ kernel-test-debug: guest-deps
 		--timeout 2400
 
 kernel-test-race:
-	@BUILD="$(BUILD)" sh "$(TOP)/scripts/race-test" $(if $(RACE_REV),--patches-rev $(RACE_REV))
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/race-test" $(if $(RACE_REV),--patches-rev $(RACE_REV)) \
+		$(if $(RACE_SCRIPT),--script $(RACE_SCRIPT))
 
 kernel-shell: guest-deps
 	@set -e; s=$(firstword $(K_SERIES)); v=$(firstword $(K_VARIANT)); \
