@@ -12,7 +12,8 @@
 #                                                 the first N patches of a series)
 #   make kernel-config SERIES=6.12 VARIANT=debug  source branch and .config only
 #   make kernel-test                     boot the 6.12 kernels and run the kselftests,
-#                                        compile net/bridge/ of every 6.1 series
+#                                        compile net/bridge/ of the 7.2 and 6.1 ondemand
+#                                        series
 #   make kernel-test-m                   the same on ondemand-m (br_netfilter a module):
 #                                        every guest loads it, module-cycle.sh unloads it
 #   make kernel-test-debug               the same on the debug kernel (KASAN, lockdep,
@@ -25,6 +26,11 @@
 #                                        that git revision instead (scripts/race-test);
 #                                        RACE_SCRIPT=unload-order: kernel/tests/unload-order.sh,
 #                                        rmmod against nf_call_* flips
+#   make flip-bench [BENCH_REV=rev] [BENCH_OPTS="--reps 5"]
+#                                        benchmark: the control plane, flips of
+#                                        nf_call_iptables and the sysctls per second and
+#                                        an unrelated RTNL operation beside them, on
+#                                        vanilla and ondemand (scripts/flip-bench)
 #   make bridge-del-bench [BENCH_REV=rev] [BENCH_OPTS="--reps 5"]
 #                                        benchmark: guest time to delete 1,000 bridges at
 #                                        once on vanilla and ondemand (and the ondemand
@@ -44,7 +50,7 @@ K_VARIANT = $(call k_given,VARIANT,vanilla)
 
 .PHONY: kernels kernel kernel-config kernel-test kernel-test-m kernel-test-debug kernel-test-race \
 	kernel-shell \
-	bridge-del-bench
+	bridge-del-bench flip-bench
 
 kernels:
 	@set -e; t0=$$(date +%s); \
@@ -67,10 +73,10 @@ kernel-test: guest-deps
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test"
 
 kernel-test-m: guest-deps
-	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels ondemand-m
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --no-7.2 --kernels ondemand-m
 
 kernel-test-debug: guest-deps
-	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --kernels "debug debug-m" \
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-test" --no-6.1 --no-7.2 --kernels "debug debug-m" \
 		--timeout 2400
 
 kernel-test-race:
@@ -85,6 +91,10 @@ kernel-shell: guest-deps
 	sh "$(TOP)/scripts/qemu-run" $${m:+--modules "$$m"} \
 		--kernel "$$(BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" --print-image "$$s" "$$v")" \
 		-- sh -c '$(if $(CMD),$(CMD),uname -a; nft list hooks)'
+
+flip-bench:
+	@BUILD="$(BUILD)" sh "$(TOP)/scripts/flip-bench" --series $(firstword $(K_SERIES)) \
+		$(if $(BENCH_REV),--old-rev $(BENCH_REV)) $(BENCH_OPTS)
 
 bridge-del-bench:
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/bridge-del-bench" --series $(firstword $(K_SERIES)) \
