@@ -19,8 +19,9 @@
 #   make publish DIR=results/...   re-render tables and plots from the raw data alone
 #   make apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]   patch your own kernel tree
 #   make openwrt OPENWRT=path [VARIANT=ondemand] [SERIES=6.12] pending patches for OpenWrt
-#   make upstream SIGNOFF="Name <address>" [SERIES=6.12] [UPSTREAM_TREE=git tree]
-#        [UPSTREAM_OUT=dir] [UPSTREAM_OPTS=--no-build]   the ondemand series for nf-next,
+#   make upstream SIGNOFF="Name <address>" [SERIES=7.2] [UPSTREAM_TREE=git tree]
+#        [UPSTREAM_OUT=dir] [UPSTREAM_OPTS=--no-build]   the ondemand series for nf-next
+#        (on 7.2 by default; the 6.12 and 6.1 backports only with UPSTREAM_TREE),
 #        signed by the submitter (FROM= works too; else git config user.name/email, and a
 #        placeholder is refused), checked: checkpatch, git am, each prefix builds =y/=m
 
@@ -89,7 +90,7 @@ openwrt:
 		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(OPENWRT)
 
 upstream:
-	@sh $(TOP)/scripts/upstream-export --series $(AB_SERIES) \
+	@sh $(TOP)/scripts/upstream-export --series $(if $(filter command line environment,$(origin SERIES)),$(SERIES),7.2) \
 		$(if $(or $(SIGNOFF),$(FROM)),--signoff '$(or $(SIGNOFF),$(FROM))') \
 		$(if $(UPSTREAM_TREE),--tree $(UPSTREAM_TREE)) $(if $(UPSTREAM_OUT),--out $(UPSTREAM_OUT)) \
 		$(UPSTREAM_OPTS)
