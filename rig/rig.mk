@@ -1,6 +1,5 @@
 # rig/rig.mk: the controller brnf (RIG-CORE: run side; RIG-DATA: data side, unit tests).
-# Targets: rig (build/bin/brnf), rig-unit (cmocka unit tests), rig-itest (root
-# integration tests on the running kernel, rig/tests/*.sh).
+# The ### comment above each target says what it does (make help).
 
 RIG_DIR := $(TOP)/rig
 RIG_OBJDIR := $(BUILD)/rig
@@ -20,6 +19,8 @@ RIG_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -MMD -MP $(RIG_PKG_CFLAGS)
 RIG_LIBS = $(eval RIG_LIBS := $(call rig_pkg,--libs libmnl json-c libcrypto,-lmnl -ljson-c -lcrypto) -lm)$(RIG_LIBS)
 
 .PHONY: rig rig-unit rig-itest
+### rig
+###   build the controller, build/bin/brnf
 rig: $(BUILD)/bin/brnf
 
 $(BUILD)/bin/brnf: $(RIG_OBJS)
@@ -65,8 +66,12 @@ $(BUILD)/unit/san/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
 	$(RIG_CC) $(RIG_UNIT_CFLAGS) $(RIG_SAN_FLAGS) -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
 
 .PHONY: rig-unit-build rig-fuzz
+### rig-unit-build
+###   build the unit tests alone, plain and with ASan+UBSan
 rig-unit-build: $(RIG_UNIT_PLAIN) $(RIG_UNIT_SAN)
 
+### rig-unit
+###   the cmocka unit tests of the data side, plain and with ASan+UBSan
 rig-unit: rig-unit-build
 	sh $(RIG_UNIT_DIR)/run.sh $(RIG_UNIT_PLAIN) -- $(RIG_UNIT_SAN)
 
@@ -84,6 +89,8 @@ $(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
 		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
 
 # Every harness runs even when one fails; the last line is "rig-fuzz: N passed, N failed".
+### rig-fuzz [FUZZ_SECONDS=30]
+###   libFuzzer over the data side's parsers, each harness FUZZ_SECONDS
 rig-fuzz: $(RIG_FUZZ_BINS)
 	@p=0; f=0; for t in $(RIG_FUZZ_NAMES); do \
 		rm -rf $(BUILD)/fuzz/work/$$t; mkdir -p $(BUILD)/fuzz/work/$$t; \
@@ -100,6 +107,9 @@ rig-fuzz: $(RIG_FUZZ_BINS)
 	done; echo "rig-fuzz: $$p passed, $$f failed"; [ $$f -eq 0 ]
 
 # Integration tests: root, running kernel, network namespaces only.
+### rig-itest
+###   the integration tests, rig/tests/t_*.sh: root, the running kernel, network
+###   namespaces only
 rig-itest: rig
 	BRNF=$(BUILD)/bin/brnf sh $(RIG_DIR)/tests/run.sh
 
@@ -107,6 +117,8 @@ rig-itest: rig
 # build tree, so the normal binary is untouched).
 RIG_SAN_BUILD := $(BUILD)/san-brnf
 .PHONY: rig-itest-san
+### rig-itest-san
+###   the same with brnf built with ASan+UBSan (build/san-brnf)
 rig-itest-san:
 	$(MAKE) --no-print-directory rig BUILD=$(RIG_SAN_BUILD) \
 		RIG_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
