@@ -12,7 +12,7 @@ include scripts/arch.mk
 include kernel/kernel.mk
 include scripts/scripts.mk
 
-.PHONY: help deps
+.PHONY: help deps clean distclean
 
 # the main jobs first, then the kernels, then the rest in the order they are included
 HELP_MAKEFILES = scripts/scripts.mk kernel/kernel.mk \
@@ -27,3 +27,21 @@ help:
 ###   install the Debian packages a part needs (scripts/deps.sh; default all)
 deps:
 	sh scripts/deps.sh $(PART)
+
+# What `make clean` keeps under build/: what came from outside the project and is
+# slow to fetch or remake, none of it changed by brnf. distclean removes build/.
+CLEAN_KEEP := ccache rootfs debian apt
+
+## clean
+##   remove what the build made under build/: the controller, the storm, unit and
+##   fuzz binaries, kernel builds, test logs, exported series (build/upstream).
+##   Keeps the caches from outside (build/ccache, the Debian userspaces build/rootfs,
+##   fetched sources build/debian and build/apt, the unpacked kernel sources
+##   build/kernel/SERIES/src); never touches results/ or anything outside the repository
+clean:
+	@sh $(TOP)/scripts/clean --build "$(BUILD)" $(addprefix --keep ,$(CLEAN_KEEP) 'kernel/*/src')
+
+## distclean
+##   clean, and the caches too: all of build/
+distclean:
+	@sh $(TOP)/scripts/clean --build "$(BUILD)"

@@ -16,7 +16,7 @@ check "make help: exit status 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! 
 awk '/^What users run:/ { s = "user" } /^For developers/ { s = "dev" }
 	s && /^  make / { print s, $2 }' "$TMPD/help" > "$TMPD/listed"
 check "make help lists $(wc -l < "$TMPD/listed") targets" test "$(wc -l < "$TMPD/listed")" -ge 30
-for t in apply openwrt upstream matrix matrix-netns test publish; do
+for t in apply openwrt upstream matrix matrix-netns test publish clean; do
 	check "make help lists $t among what users run" grep -qx "user $t" "$TMPD/listed"
 done
 check "make help: apply, openwrt and upstream come first" \
@@ -70,3 +70,81 @@ check "make-help: a block mixing ## and ### is an error" \
 printf 'all:\n## all\n' > "$TMPD/end.mk"
 check "make-help: a block at the end of a file is an error" \
 	sh -c "! sh '$TOPDIR/scripts/make-help' '$TMPD/end.mk' '$TMPD/good.mk' >/dev/null 2>&1"
+
+# make clean and distclean, in a copy of the repository (as a fresh clone is: the files
+# git tracks or would track, results/ aside, committed anew) with a build/ made up of
+# what the build makes, the caches it keeps, and links that lead outside.
+C=$TMPD/clone
+mkdir -p "$C" "$TMPD/outside"
+(cd "$TOPDIR" && git ls-files -z --cached --others --exclude-standard -- . ':!results' |
+	tar --null -T - -cf -) | tar -C "$C" -xf -
+mkdir -p "$C/results/old"
+echo run > "$C/results/old/matrix.md"
+git -C "$C" init -q
+git -C "$C" add -A
+git -C "$C" -c user.name=t -c user.email=t@example.invalid commit -q -m copy
+mkdir -p "$C/results/new" "$C/build/bin" "$C/build/ccache/0" "$C/build/rootfs/arm64/etc" \
+	"$C/build/kernel/6.12/src" "$C/build/kernel/6.12/ondemand" "$C/build/upstream/6.12" \
+	"$C/build/debian" "$C/build/apt"
+echo uncommitted > "$C/results/new/matrix.md"
+echo outside > "$TMPD/outside/file"
+for f in bin/brnf ccache/0/obj rootfs/arm64/etc/os-release kernel/6.12/src/Makefile \
+	kernel/6.12/.lock kernel/6.12/ondemand/vmlinux upstream/6.12/0001.patch \
+	debian/linux-source.deb apt/state .hidden; do
+	echo x > "$C/build/$f"
+done
+ln -s "$TMPD/outside" "$C/build/link"
+ln -s "$TMPD/outside" "$C/build/kernel/6.12/ondemand/source"
+set +e
+make -s -C "$C" clean > "$TMPD/out" 2>&1
+rc=$?
+set -e
+check "make clean: exit status 0" test "$rc" -eq 0
+for f in bin/brnf kernel/6.12/ondemand upstream kernel/6.12/.lock link .hidden; do
+	check "make clean removes build/$f" sh -c "[ ! -e '$C/build/$f' ] && [ ! -L '$C/build/$f' ]"
+done
+for f in ccache/0/obj rootfs/arm64/etc/os-release kernel/6.12/src/Makefile \
+	debian/linux-source.deb apt/state; do
+	check "make clean keeps build/$f" test -e "$C/build/$f"
+done
+check "make clean: results/ untouched" sh -c "[ \"\$(cat '$C/results/old/matrix.md' \
+	'$C/results/new/matrix.md')\" = 'run
+uncommitted' ]"
+check "make clean: what links led to untouched" test -e "$TMPD/outside/file"
+check "make clean: the tree git tracks untouched" \
+	test -z "$(git -C "$C" status --porcelain -- . ':!results/new')"
+
+# refused WHAT MESSAGE FILE [make arguments]: make clean exits non-zero, says MESSAGE
+# and leaves FILE where it was
+refused() {
+	_what=$1 _msg=$2 _file=$3
+	shift 3
+	set +e
+	make -s -C "$C" clean "$@" > /dev/null 2> "$TMPD/err"
+	_rc=$?
+	set -e
+	check "make clean $_what: refused" \
+		sh -c "[ $_rc -ne 0 ] && [ -e '$_file' ] && grep -q '$_msg' '$TMPD/err'"
+}
+refused "BUILD=<outside the repository>" "not inside the repository" "$TMPD/outside/file" \
+	BUILD="$TMPD/outside"
+refused "BUILD=results/..." "under results/" "$C/results/new/matrix.md" BUILD="$C/results/new"
+refused "BUILD=<a directory git tracks>" "holds files git tracks" "$C/rig/rig.mk" BUILD="$C/rig"
+if command -v flock > /dev/null; then
+	# the lock held by the sleep itself, which kill ends
+	(exec 9> "$C/build/kernel/6.12/.lock" && flock 9 && exec sleep 30) > /dev/null 2>&1 &
+	busy=$!
+	wait_for 5 sh -c "! flock -n '$C/build/kernel/6.12/.lock' true"
+	refused "while a kernel build holds its series' lock" "a kernel build holds" \
+		"$C/build/ccache/0/obj"
+	kill "$busy" 2>/dev/null || true
+fi
+sleep 30 > /dev/null 2>&1 &
+busy=$!
+mkdir "$C/build/ab-matrix.$busy"
+refused "while scripts/ab-matrix works in build/" "scripts/ab-matrix (pid $busy)" \
+	"$C/build/ccache/0/obj"
+kill "$busy" 2>/dev/null || true
+check "make distclean: exit status 0" make -s -C "$C" distclean > /dev/null
+check "make distclean: build/ is empty" test -z "$(ls -A "$C/build")"
+check "make distclean: results/ untouched" test -e "$C/results/new/matrix.md"
