@@ -61,9 +61,11 @@ matrix-netns:
 
 ## publish DIR=results/...
 ##   re-render a results directory's tables and plots from its raw data alone
-##   (brnf render, scripts/plot)
+##   (brnf render, scripts/plot); installs and builds what it needs first
 publish:
 	@test -n "$(DIR)" || { echo "make publish: DIR=results/... is required" >&2; exit 2; }
+	@sh $(TOP)/scripts/deps.sh rig
+	@$(MAKE) -s rig
 	@$(BUILD)/bin/brnf render $(DIR); rc=$$?; \
 	 [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc; \
 	 sh $(TOP)/scripts/plot $(DIR)

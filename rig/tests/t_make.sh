@@ -71,9 +71,8 @@ printf 'all:\n## all\n' > "$TMPD/end.mk"
 check "make-help: a block at the end of a file is an error" \
 	sh -c "! sh '$TOPDIR/scripts/make-help' '$TMPD/end.mk' '$TMPD/good.mk' >/dev/null 2>&1"
 
-# make clean and distclean, in a copy of the repository (as a fresh clone is: the files
-# git tracks or would track, results/ aside, committed anew) with a build/ made up of
-# what the build makes, the caches it keeps, and links that lead outside.
+# make publish, make clean and distclean, in a copy of the repository as a fresh clone
+# is (the files git tracks or would track, results/ aside, committed anew, no build/).
 C=$TMPD/clone
 mkdir -p "$C" "$TMPD/outside"
 (cd "$TOPDIR" && git ls-files -z --cached --others --exclude-standard -- . ':!results' |
@@ -83,6 +82,22 @@ echo run > "$C/results/old/matrix.md"
 git -C "$C" init -q
 git -C "$C" add -A
 git -C "$C" -c user.name=t -c user.email=t@example.invalid commit -q -m copy
+
+# publish: builds the controller first (scripts/deps.sh rig installs what is missing)
+cp -R "$TOPDIR/rig/tests/unit/data/resdir2" "$C/results/fixture"
+set +e
+make -s -C "$C" publish DIR=results/fixture > "$TMPD/out" 2>&1
+rc=$?
+set -e
+check "make publish on a fresh clone: exit status 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/out" | tail -n 5
+check "make publish on a fresh clone: built the controller" test -x "$C/build/bin/brnf"
+for f in matrix.md matrix.json matrix.png matrix.svg; do
+	check "make publish on a fresh clone: $f" test -s "$C/results/fixture/$f"
+done
+
+# clean: a build/ made up of what the build makes, the caches it keeps, and links that
+# lead outside
 mkdir -p "$C/results/new" "$C/build/bin" "$C/build/ccache/0" "$C/build/rootfs/arm64/etc" \
 	"$C/build/kernel/6.12/src" "$C/build/kernel/6.12/ondemand" "$C/build/upstream/6.12" \
 	"$C/build/debian" "$C/build/apt"
@@ -112,7 +127,7 @@ check "make clean: results/ untouched" sh -c "[ \"\$(cat '$C/results/old/matrix.
 uncommitted' ]"
 check "make clean: what links led to untouched" test -e "$TMPD/outside/file"
 check "make clean: the tree git tracks untouched" \
-	test -z "$(git -C "$C" status --porcelain -- . ':!results/new')"
+	test -z "$(git -C "$C" status --porcelain -- . ':!results')"
 
 # refused WHAT MESSAGE FILE [make arguments]: make clean exits non-zero, says MESSAGE
 # and leaves FILE where it was
