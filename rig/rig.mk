@@ -19,13 +19,22 @@ RIG_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -MMD -MP $(RIG_PKG_CFLAGS)
 RIG_LIBS = $(eval RIG_LIBS := $(call rig_pkg,--libs libmnl json-c libcrypto,-lmnl -ljson-c -lcrypto) -lm)$(RIG_LIBS)
 
 .PHONY: rig rig-unit rig-itest
+# The manual page is written by the controller itself from its tables (brnf --man);
+# a cross-built controller cannot run here, so its builds set RIG_MAN= (scripts/arch.mk).
+RIG_MAN ?= $(BUILD)/man/man1/brnf.1
+
 ### rig
-###   build the controller, build/bin/brnf
-rig: $(BUILD)/bin/brnf
+###   build the controller, build/bin/brnf, and its manual page build/man/man1/brnf.1
+###   (man -l build/man/man1/brnf.1)
+rig: $(BUILD)/bin/brnf $(RIG_MAN)
 
 $(BUILD)/bin/brnf: $(RIG_OBJS)
 	@mkdir -p $(dir $@)
 	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
+
+$(BUILD)/man/man1/brnf.1: $(BUILD)/bin/brnf
+	@mkdir -p $(dir $@)
+	$< --man > $@.tmp && mv $@.tmp $@
 
 # The version is baked into version.o only; rebuild it when HEAD moves. Not through
 # RIG_CFLAGS, which rig-itest-san sets on the command line (a relative data directory

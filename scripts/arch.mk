@@ -20,7 +20,7 @@ rootfs:
 	r=$$(sh $(TOP)/scripts/rootfs-build --arch $$arch --print-dir); \
 	PKG_CONFIG_SYSROOT_DIR=$$r \
 	PKG_CONFIG_LIBDIR=$$r/usr/lib/$${k_cross%-}/pkgconfig:$$r/usr/share/pkgconfig \
-		$(MAKE) -s --no-print-directory rig storm-bin BUILD=$(BUILD)/$$arch \
+		$(MAKE) -s --no-print-directory rig storm-bin BUILD=$(BUILD)/$$arch RIG_MAN= \
 		RIG_CC="$${k_cross}gcc --sysroot=$$r"; \
 	for b in brnf brnf-storm; do \
 		cmp -s $(BUILD)/$$arch/bin/$$b $$r/usr/local/bin/$$b || \
