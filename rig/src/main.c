@@ -46,7 +46,7 @@ static const struct cmd cmds[] = {
 	{ "run", cmd_run, true, "[OPTIONS]",
 	  "build the test bed (or reach the rig), run the matrix, write a results directory",
 	  run_opts, run_more },
-	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict]",
+	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict] [--json]",
 	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts,
 	  NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
