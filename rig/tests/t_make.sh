@@ -2,7 +2,9 @@
 # The top-level make targets a user meets first: `make help` (generated from the
 # makefiles' ## comments by scripts/make-help) lists the main jobs before the developers'
 # targets, every target it lists has a rule, and every .PHONY target is listed; the
-# generator refuses a comment that documents no rule. No root or network needed.
+# generator refuses a comment that documents no rule. Then, on a copy of the repository
+# as a fresh clone is: make publish (it builds the controller; its scripts/deps.sh rig
+# finds nothing to install where make test installed it), make clean, make distclean.
 set -eu
 . "$(dirname "$0")/lib.sh"
 checktool make awk
