@@ -1,6 +1,5 @@
 # rig/rig.mk: the controller brnf (RIG-CORE: run side; RIG-DATA: data side, unit tests).
-# Targets: rig (build/bin/brnf), rig-unit (cmocka unit tests), rig-itest (root
-# integration tests on the running kernel, rig/tests/*.sh).
+# The ### comment above each target says what it does (make help).
 
 RIG_DIR := $(TOP)/rig
 RIG_OBJDIR := $(BUILD)/rig
@@ -20,11 +19,22 @@ RIG_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -MMD -MP $(RIG_PKG_CFLAGS)
 RIG_LIBS = $(eval RIG_LIBS := $(call rig_pkg,--libs libmnl json-c libcrypto,-lmnl -ljson-c -lcrypto) -lm)$(RIG_LIBS)
 
 .PHONY: rig rig-unit rig-itest
-rig: $(BUILD)/bin/brnf
+# The manual page is written by the controller itself from its tables (brnf --man);
+# a cross-built controller cannot run here, so its builds set RIG_MAN= (scripts/arch.mk).
+RIG_MAN ?= $(BUILD)/man/man1/brnf.1
+
+### rig
+###   build the controller, build/bin/brnf, and its manual page build/man/man1/brnf.1
+###   (man -l build/man/man1/brnf.1)
+rig: $(BUILD)/bin/brnf $(RIG_MAN)
 
 $(BUILD)/bin/brnf: $(RIG_OBJS)
 	@mkdir -p $(dir $@)
 	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
+
+$(BUILD)/man/man1/brnf.1: $(BUILD)/bin/brnf
+	@mkdir -p $(dir $@)
+	$< --man > $@.tmp && mv $@.tmp $@
 
 # The version is baked into version.o only; rebuild it when HEAD moves. Not through
 # RIG_CFLAGS, which rig-itest-san sets on the command line (a relative data directory
@@ -45,7 +55,7 @@ $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 # rig/tests/unit/run.sh, which ends with "N passed, N failed".
 RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
 RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c workload.c \
-	rowstats.c rtables.c render.c rigfile.c errbuf.c file.c)
+	rowstats.c rtables.c render.c verdict.c rigfile.c errbuf.c file.c)
 RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
 RIG_UNIT_PKG_CFLAGS = $(eval RIG_UNIT_PKG_CFLAGS := $(call rig_pkg,--cflags json-c cmocka,))$(RIG_UNIT_PKG_CFLAGS)
@@ -65,8 +75,12 @@ $(BUILD)/unit/san/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
 	$(RIG_CC) $(RIG_UNIT_CFLAGS) $(RIG_SAN_FLAGS) -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
 
 .PHONY: rig-unit-build rig-fuzz
+### rig-unit-build
+###   build the unit tests alone, plain and with ASan+UBSan
 rig-unit-build: $(RIG_UNIT_PLAIN) $(RIG_UNIT_SAN)
 
+### rig-unit
+###   the cmocka unit tests of the data side, plain and with ASan+UBSan
 rig-unit: rig-unit-build
 	sh $(RIG_UNIT_DIR)/run.sh $(RIG_UNIT_PLAIN) -- $(RIG_UNIT_SAN)
 
@@ -84,6 +98,8 @@ $(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
 		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
 
 # Every harness runs even when one fails; the last line is "rig-fuzz: N passed, N failed".
+### rig-fuzz [FUZZ_SECONDS=30]
+###   libFuzzer over the data side's parsers, each harness FUZZ_SECONDS
 rig-fuzz: $(RIG_FUZZ_BINS)
 	@p=0; f=0; for t in $(RIG_FUZZ_NAMES); do \
 		rm -rf $(BUILD)/fuzz/work/$$t; mkdir -p $(BUILD)/fuzz/work/$$t; \
@@ -100,6 +116,9 @@ rig-fuzz: $(RIG_FUZZ_BINS)
 	done; echo "rig-fuzz: $$p passed, $$f failed"; [ $$f -eq 0 ]
 
 # Integration tests: root, running kernel, network namespaces only.
+### rig-itest
+###   the integration tests, rig/tests/t_*.sh: root, the running kernel, network
+###   namespaces only
 rig-itest: rig
 	BRNF=$(BUILD)/bin/brnf sh $(RIG_DIR)/tests/run.sh
 
@@ -107,6 +126,8 @@ rig-itest: rig
 # build tree, so the normal binary is untouched).
 RIG_SAN_BUILD := $(BUILD)/san-brnf
 .PHONY: rig-itest-san
+### rig-itest-san
+###   the same with brnf built with ASan+UBSan (build/san-brnf)
 rig-itest-san:
 	$(MAKE) --no-print-directory rig BUILD=$(RIG_SAN_BUILD) \
 		RIG_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"

@@ -8,7 +8,7 @@
 set -eu
 . "$(dirname "$0")/arch.sh"
 
-rig_pkgs="build-essential pkg-config git libmnl-dev libjson-c-dev libcmocka-dev
+rig_pkgs="build-essential pkg-config git libmnl-dev libjson-c-dev libssl-dev libcmocka-dev
 	iperf3 nftables iptables conntrack iproute2 jq gnuplot-nox fonts-dejavu-core clang
 	libclang-rt-14-dev openssh-server openssh-client procps busybox-static util-linux"
 kernel_pkgs="linux-source-6.12 linux-source-6.1 qemu-system-x86 ccache flex bison bc
@@ -27,11 +27,6 @@ for part in ${*:-all}; do
 	esac
 done
 
-if [ "$(id -u)" != 0 ]; then
-	echo "deps.sh: must run as root to install packages" >&2
-	exit 1
-fi
-
 missing=
 for p in $want; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -42,6 +37,10 @@ for p in $want; do
 done
 [ -n "$missing" ] || exit 0
 
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: must run as root to install$missing" >&2
+	exit 1
+fi
 echo "deps.sh: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null

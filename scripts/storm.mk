@@ -1,16 +1,6 @@
 # scripts/storm.mk: the toggle storm (issue 6), included by the top Makefile after
-# rig/rig.mk (it reuses the controller's objects and flags).
-#
-#   make storm-bin       build/bin/brnf-storm
-#   make storm-netns     the storm on the running kernel, in namespaces (STORM_OPTS="--short")
-#   make storm           the full storm (10,000 operations) in QEMU on the 6.12 debug kernel,
-#                        then on vanilla as the control; results in build/storm/<variant>/
-#   make storm-m         the full storm with module churn (rmmod/modprobe of br_netfilter as
-#                        an operation) on debug-m, then vanilla-m as the control
-#   make storm-short     1,000 operations in QEMU on STORM_SHORT_VARIANT (default ondemand)
-#   make storm-test      tests of the storm and of qemu-run's panic/hang detection;
-#                        ends with "N passed, N failed"
-#   make storm-fuzz      libFuzzer over the storm's parsers, STORM_FUZZ_SECONDS (30)
+# rig/rig.mk (it reuses the controller's objects and flags). The ### comment above
+# each target says what it does (make help).
 
 STORM_DIR := $(TOP)/rig/storm
 STORM_OBJDIR := $(BUILD)/storm/obj
@@ -25,6 +15,8 @@ STORM_OPTS ?=
 
 .PHONY: storm-bin storm-netns storm storm-m storm-short storm-test
 
+### storm-bin
+###   build/bin/brnf-storm
 storm-bin: $(BUILD)/bin/brnf-storm
 
 $(BUILD)/bin/brnf-storm: $(STORM_OBJS) $(STORM_RIG_OBJS)
@@ -37,24 +29,37 @@ $(STORM_OBJDIR)/%.o: $(STORM_DIR)/%.c
 
 -include $(STORM_OBJS:.o=.d)
 
+### storm-netns [STORM_OPTS="--short"]
+###   the storm on the running kernel, in namespaces
 storm-netns: storm-bin
 	$(BUILD)/bin/brnf-storm $(STORM_OPTS)
 
 # The full storm: the debug kernel (on-demand hooks + KASAN, lockdep, PROVE_RCU,
 # atomic-sleep checks), then vanilla as the control. Kernels are built if missing.
+### storm
+###   the full storm (10,000 operations) in QEMU on the 6.12 debug kernel, then on
+###   vanilla as the control; results in build/storm/<variant>/
 storm: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug vanilla
 
 # The same with br_netfilter as a module, unloaded and loaded again during the storm.
+### storm-m
+###   the full storm with module churn (rmmod/modprobe of br_netfilter as an
+###   operation) on debug-m, then vanilla-m as the control
 storm-m: storm-bin
 	@sh $(TOP)/scripts/storm/storm-all --build --series $(STORM_SERIES) debug-m vanilla-m
 
 # The short storm for `make test`: 1,000 operations on ondemand (the debug kernel is a
 # separate cold build of ~15+ min on 2 cores, see scripts/storm/README) and on vanilla.
+### storm-short [STORM_SHORT_VARIANT=ondemand]
+###   1,000 operations in QEMU on STORM_SHORT_VARIANT, then on vanilla
 storm-short: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --short --series $(STORM_SERIES) \
 		$(STORM_SHORT_VARIANT) vanilla
 
+### storm-test
+###   tests of the storm and of qemu-run's panic/hang detection; ends with
+###   "N passed, N failed"
 storm-test: storm-bin
 	@sh $(TOP)/scripts/storm/tests/run.sh
 
@@ -69,6 +74,8 @@ $(BUILD)/fuzz/fuzz_storm_parse: $(STORM_DIR)/fuzz/fuzz_storm_parse.c $(STORM_DIR
 		-o $@ $< $(STORM_DIR)/parse.c -lmnl
 
 .PHONY: storm-fuzz
+### storm-fuzz [STORM_FUZZ_SECONDS=30]
+###   libFuzzer over the storm's parsers
 storm-fuzz: $(BUILD)/fuzz/fuzz_storm_parse
 	@rm -rf $(BUILD)/fuzz/work/storm_parse; mkdir -p $(BUILD)/fuzz/work/storm_parse
 	@echo "fuzz storm_parse for $(STORM_FUZZ_SECONDS) s"

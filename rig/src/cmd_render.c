@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `brnf render DIR [--baseline KEY] [--target PCT] [--strict]`: tables from raw data
- * alone (render.h). */
+/* `brnf render DIR [--baseline KEY] [--target PCT] [--strict] [--json]`: tables from raw
+ * data alone (render.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +40,16 @@ static int set_strict(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_json(void *ctx, const char *v)
+{
+	struct render_opts *o = ctx;
+
+	(void)v;
+	o->json = true;
+	o->print = false;
+	return 0;
+}
+
 const struct opt render_opts[] = {
 	{ "--baseline", "KEY", "row key, kernel or label of the row changes are against",
 	  set_baseline },
@@ -47,6 +57,8 @@ const struct opt render_opts[] = {
 	  "most 100 (default: run.txt target_pct=, else 0.3)", set_target },
 	{ "--strict", NULL, "a row without a verification pass in a part is an error",
 	  set_strict },
+	{ "--json", NULL, "a JSON summary on stdout (the verdict and every change against the"
+	  " baseline) instead of the tables and the one-line verdict", set_json },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -60,7 +72,7 @@ int cmd_render(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 1) {
-		pr_err("usage: brnf render DIR [--baseline KEY] [--target PCT] [--strict]");
+		pr_err("usage: brnf render DIR [--baseline KEY] [--target PCT] [--strict] [--json]");
 		return EXIT_USAGE;
 	}
 	ret = render_dir(dir[0], &o);

@@ -97,6 +97,13 @@ static int set_no_render(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_json(void *ctx, const char *v)
+{
+	(void)v;
+	((struct run_cfg *)ctx)->json = true;
+	return 0;
+}
+
 const struct opt run_opts[] = {
 	{ "--matrix", "FILE", "matrix file (default rig/matrices/default.matrix)", set_matrix },
 	{ "--rig", "FILE", "rig file: where ap, sta and pc are and how to reach them"
@@ -140,6 +147,8 @@ const struct opt run_opts[] = {
 	  set_local_ap },
 	{ "--no-render", NULL, "write raw data only (QEMU guests; the host renders)",
 	  set_no_render },
+	{ "--json", NULL, "at the end a JSON summary on stdout (the verdict and every change"
+	  " against the baseline) instead of the tables and the one-line verdict", set_json },
 	{ "--kernel-label", "NAME", "what rows with kernel=running are called, and which"
 	  " kernel=NAME rows run (default running)", set_label },
 	{ "--only-kernel", "NAME", "run only the rows with kernel=NAME, as NAME (QEMU guests"
@@ -349,6 +358,11 @@ int cmd_run(int argc, char **argv)
 		free(r);
 		return EXIT_USAGE;
 	}
+	if (r->c.json && r->c.no_render) {
+		pr_err("--json: not with --no-render (the summary is the render's)");
+		free(r);
+		return EXIT_USAGE;
+	}
 	/* Names that reach the records and the results directory: refused now, not
 	 * when the tables are rendered at the end, and before anything changes. */
 	if (matrix_check_name("--kernel-label", r->c.kernel_label, err_msg, sizeof(err_msg)) ||
@@ -470,7 +484,7 @@ int cmd_run(int argc, char **argv)
 		r->res.dir);
 	ret = r->mismatches ? EXIT_MISMATCH : EXIT_OK;
 	if (!r->c.no_render) {
-		struct render_opts ro = { .print = true };
+		struct render_opts ro = { .print = !r->c.json, .json = r->c.json };
 
 		err = render_dir(r->res.dir, &ro);
 		if (err < 0)

@@ -8,13 +8,12 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "matrix.h"
 #include "netns.h"
+#include "usage.h"
 #include "util.h"
 #include "version.h"
 
 static int cmd_help(int argc, char **argv);
-struct cmd;
 
 static const char run_more[] =
 	"\n      Rig file (--rig): one role per line, whitespace separated key=value, '#' comments:\n"
@@ -34,7 +33,6 @@ static const char run_more[] =
 	"      (and read back) at the end, also after Ctrl-C/SIGTERM. Rows that need\n"
 	"      br_netfilter are skipped as unsupported on an AP without it.\n"
 	"      Example: rig/rigs/openwrt-example.rig. Errors: FILE:LINE: what is wrong.\n";
-static void cmd_usage(const struct cmd *c);
 
 static int cmd_version(int argc, char **argv)
 {
@@ -44,19 +42,11 @@ static int cmd_version(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	bool root;			/* needs root and the namespace machinery */
-	const char *usage;
-	const char *help;
-	const struct opt *opts;
-	const char *more;		/* printed after the options */
-} cmds[] = {
+static const struct cmd cmds[] = {
 	{ "run", cmd_run, true, "[OPTIONS]",
 	  "build the test bed (or reach the rig), run the matrix, write a results directory",
 	  run_opts, run_more },
-	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict]",
+	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict] [--json]",
 	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts,
 	  NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
@@ -73,61 +63,57 @@ static const struct cmd {
 	  "remove test beds of runs that ended (and of `testbed up`)", NULL, NULL },
 	{ "version", cmd_version, false, "", "print the controller version", NULL,
 	  NULL },
-	{ "help", cmd_help, false, "", "this text", NULL, NULL },
+	{ "help", cmd_help, false, "[COMMAND]", "this text, or one command's", NULL, NULL },
 };
 
-static void cmd_usage(const struct cmd *c)
+static const struct cmd *cmd_find(const char *name)
 {
-	printf("  brnf %s %s\n      %s\n", c->name, c->usage, c->help);
-	if (c->opts)
-		opts_help(stdout, c->opts);
-	if (c->more)
-		printf("%s", c->more);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+static int cmd_unknown(const char *name)
+{
+	fprintf(stderr, "Object \"%s\" is unknown, try \"brnf help\".\n", name);
+	return EXIT_USAGE;
 }
 
 static int cmd_help(int argc, char **argv)
 {
-	const struct brnf_ruleset *rs;
-	unsigned int i;
+	const struct cmd *c;
 
-	(void)argc;
-	(void)argv;
-	printf("usage: brnf COMMAND [ARGS]   (brnf COMMAND --help: one command)\n\n");
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		cmd_usage(&cmds[i]);
-	printf("\nMatrix file (--matrix): one row per line, whitespace separated key=value:\n"
-	       "  kernel=VARIANT (default running)  global=0|1|iptables,ip6tables,arptables\n"
-	       "  local=-|br-lan[,br-wlan]  label=TEXT  ruleset=NAME[+NAME...], files of\n"
-	       "  rig/rulesets loaded together:");
-	for (rs = brnf_rulesets; rs->name; rs++)
-		printf(" %s", rs->name);
-	printf("\n  (a ruleset that filters in the bridge family, bridge-*: its row sets global=0\n"
-	       "  local=-)\n"
-	       "  '#' starts a comment. Rows with another kernel than the running one are skipped.\n"
-	       "\nTraffic: iperf3 servers in pc, clients in sta; upload = sta -> pc,\n"
-	       "download = pc -> sta (clients with -R). Ports from 5201 on.\n"
-	       "\nExit status: 0 ok, 1 error, 2 usage, 3 a run's filtering verification said no,\n"
-	       "128 + N stopped by signal N (130 Ctrl-C, 143 SIGTERM) after cleaning up.\n");
+	if (argc < 1) {
+		usage_all(stdout, cmds, ARRAY_SIZE(cmds));
+		return EXIT_OK;
+	}
+	c = cmd_find(argv[0]);
+	if (!c)
+		return cmd_unknown(argv[0]);
+	usage_cmd(stdout, c);
 	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned int i;
+	const struct cmd *c;
 	int ret;
 
 	if (argc < 2)
 		return cmd_help(0, NULL);
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (strcmp(argv[1], cmds[i].name))
-			continue;
-		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-			cmd_usage(&cmds[i]);
+	c = cmd_find(argv[1]);
+	if (c) {
+		/* --help wherever an option may stand: `brnf run --reps 3 --help` */
+		if (opts_help_asked(c->opts, argc - 2, argv + 2)) {
+			usage_cmd(stdout, c);
 			return EXIT_OK;
 		}
-		if (cmds[i].root) {
+		if (c->root) {
 			if (geteuid() != 0) {
-				pr_err("%s needs root (network namespaces)", cmds[i].name);
+				pr_err("%s needs root (network namespaces)", c->name);
 				return EXIT_ERR;
 			}
 			if (netns_init()) {
@@ -136,13 +122,16 @@ int main(int argc, char **argv)
 			}
 			signals_install();
 		}
-		ret = cmds[i].fn(argc - 2, argv + 2);
+		ret = c->fn(argc - 2, argv + 2);
 		return brnf_stop ? 128 + brnf_stop : ret;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return cmd_help(0, NULL);
+		return cmd_help(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
 		return cmd_version(0, NULL);
-	fprintf(stderr, "Object \"%s\" is unknown, try \"brnf help\".\n", argv[1]);
-	return EXIT_USAGE;
+	if (!strcmp(argv[1], "--man")) {
+		usage_man(stdout, cmds, ARRAY_SIZE(cmds), brnf_version);
+		return EXIT_OK;
+	}
+	return cmd_unknown(argv[1]);
 }

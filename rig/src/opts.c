@@ -52,3 +52,20 @@ void opts_help(FILE *f, const struct opt *opts)
 		fprintf(f, "      %-22s %s\n", buf, o->help);
 	}
 }
+
+bool opts_help_asked(const struct opt *opts, int argc, char **argv)
+{
+	const struct opt *o;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+		for (o = opts; o && o->name; o++)
+			if (!strcmp(o->name, argv[i]))
+				break;
+		if (o && o->name && o->arg)
+			i++;	/* its argument, whatever it looks like */
+	}
+	return false;
+}

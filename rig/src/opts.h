@@ -7,6 +7,7 @@
 #ifndef BRNF_OPTS_H
 #define BRNF_OPTS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct opt {
@@ -23,5 +24,8 @@ struct opt {
 int opts_parse(const struct opt *opts, int argc, char **argv, void *ctx,
 	       char **pos, int npos);
 void opts_help(FILE *f, const struct opt *opts);
+/* Whether --help or -h stands among argv[0..argc) where an option may (not as
+ * the argument of an option of opts, which may be NULL). */
+bool opts_help_asked(const struct opt *opts, int argc, char **argv);
 
 #endif

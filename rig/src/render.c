@@ -22,6 +22,7 @@
 #include "render.h"
 #include "rowstats.h"
 #include "rtables.h"
+#include "verdict.h"
 
 /* ---- what was run (from the raw data and provenance) ---------------------------- */
 
@@ -678,6 +679,39 @@ static int write_file(struct rowstats *rs, const char *name, writer_fn fn,
 	return 0;
 }
 
+/* The text tables and the verdict, or the JSON summary. */
+static int print_stdout(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
+			bool json)
+{
+	struct json_object *js;
+	struct verdict v;
+	const char *s;
+	int ret = 0;
+
+	verdict_make(rs, &v);
+	if (json) {
+		js = verdict_summary_json(rs, &v);
+		s = js ? json_object_to_json_string_ext(js, JSON_C_TO_STRING_PRETTY |
+							JSON_C_TO_STRING_SPACED |
+							JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+		if (s)
+			printf("%s\n", s);
+		else
+			ret = -ENOMEM;
+		json_object_put(js);
+	} else {
+		ret = write_txt(rs, tb, sm, stdout);
+		if (!ret)
+			printf("\n%s\n", v.text);
+	}
+	if (fflush(stdout) || ferror(stdout))
+		ret = ret ?: -EIO;
+	if (ret)
+		pr_err("%s: %s", rs->dir, ret == -ENOMEM ? "out of memory" :
+		       "cannot write the tables to stdout");
+	return ret;
+}
+
 int render_dir(const char *dir, const struct render_opts *o)
 {
 	static const struct {
@@ -715,9 +749,8 @@ int render_dir(const char *dir, const struct render_opts *o)
 		if (ret)
 			goto out_free;
 	}
-	if (o && o->print) {
-		ret = write_txt(&rs, &tb, &sm, stdout);
-		fflush(stdout);
+	if (o && (o->print || o->json)) {
+		ret = print_stdout(&rs, &tb, &sm, o->json);
 		if (ret)
 			goto out_free;
 	}

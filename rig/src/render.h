@@ -28,7 +28,9 @@
 #include <stdbool.h>
 
 struct render_opts {
-	bool print;		/* also write the text table to stdout */
+	bool print;		/* also write the text table to stdout, then the
+				 * one-line verdict (verdict.h) */
+	bool json;		/* write the JSON summary (verdict.h) to stdout */
 	const char *baseline;	/* row key or kernel (or label) of the row the
 				 * changes are measured against; NULL = the
 				 * first row */

@@ -34,6 +34,7 @@ struct run_cfg {
 	const char *out;
 	const char *part;
 	bool no_render;
+	bool json;		/* --json: the JSON summary on stdout, not the tables */
 	bool local_ap;		/* --local-ap: the rig's ap may be this machine */
 	const char *kernel_label;
 	const char *only_kernel;

@@ -27,6 +27,15 @@ set +e
 set -e
 check "bad option value: exit 2" test "$rc" -eq 2
 
+printf 'global=0 local=-\n' > "$TMPD/jn.matrix"
+set +e
+"$BRNF" run --json --no-render --matrix "$TMPD/jn.matrix" --time 1 --omit 0 --reps 1 \
+	--flows 1 --out "$TMPD/jn" > /dev/null 2> "$TMPD/err"; rc=$?
+set -e
+check "--json with --no-render: exit 2, one line, nothing run" sh -c "[ $rc -eq 2 ] &&
+	grep -q -- '--json: not with --no-render' '$TMPD/err' && [ \$(wc -l < '$TMPD/err') -eq 1 ] &&
+	[ ! -e '$TMPD/jn' ]"
+
 if command -v setpriv >/dev/null; then
 	set +e
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$BRNF" run 2> "$TMPD/err"; rc=$?

@@ -29,6 +29,12 @@ for f in matrix.md matrix.csv matrix.json raw/running/provenance.json; do
 	check "results have $f" test -s "$OUT/$f"
 done
 check "the table was printed" grep -q 'filtering verified' "$TMPD/out"
+# 3 rows against the baseline x 2 directions, one run each: no intervals, nothing judged
+check "brnf run ends with the one-line verdict" sh -c "tail -n 1 '$TMPD/out' |
+	grep -q '^verdict: 0 of 6 changes against .*; 6 without an interval (one unit); no row'"
+check "brnf render --json: the same verdict, 6 changes" sh -c "'$BRNF' render '$OUT' --json |
+	jq -e '.verdict.changes == 6 and .verdict.no_interval == 6 and (.changes | length) == 6
+		and (.verdict.text | startswith(\"verdict: 0 of 6 \"))' > /dev/null"
 
 check "8 measured runs (4 rows x 2 directions x 1 rep; no pktgen here: tcp)" \
 	test "$(measured_runs "$OUT" | wc -l)" -eq 8
@@ -117,3 +123,17 @@ check "a row's own ruleset= wins over --ruleset" test "$(jq -r 'select(.row.inde
 check "verification holds with the OpenWrt ruleset" test "$(verdicts "$TMPD/rs")" = yes
 check "provenance records the ruleset digests" test "$(jq -r '.rulesets.openwrt.sha256' \
 	"$TMPD/rs/raw/running/provenance.json")" = "$(sha256sum "$TOPDIR/rig/rulesets/openwrt.nft" | cut -d' ' -f1)"
+
+# --json: the summary alone on stdout (progress and errors on stderr), two rows
+printf 'global=0 local=-\nglobal=0 local=br-lan\n' > "$TMPD/two.matrix"
+set +e
+"$BRNF" run --matrix "$TMPD/two.matrix" --time 1 --omit 0 --reps 1 --flows 1 --json \
+	--out "$TMPD/json" > "$TMPD/out" 2> "$TMPD/err"
+rc=$?
+set -e
+check "brnf run --json: exit 0" test "$rc" -eq 0
+check "brnf run --json: stdout is one JSON summary, 2 changes, the results directory" \
+	sh -c "jq -e --arg d '$TMPD/json' '.verdict.changes == 2 and .dir == \$d' \
+		'$TMPD/out' > /dev/null"
+check "brnf run --json: the tables are written all the same" test -s "$TMPD/json/matrix.md"
+check "brnf run --json: no namespaces left" no_brnf_netns

@@ -96,6 +96,28 @@ static int render_capture(struct fixture *fx, const struct render_opts *o, char 
 	return ret;
 }
 
+/* render_dir() with its stdout in a string (returned, malloc'd); its status in *ret */
+static char *render_stdout(struct fixture *fx, const struct render_opts *o, int *ret)
+{
+	char out[300], *got;
+	int fd, saved;
+
+	snprintf(out, sizeof(out), "%s.stdout", fx->dir);
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0 && saved >= 0);
+	dup2(fd, 1);
+	close(fd);
+	*ret = render_dir(fx->dir, o);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	got = slurp(out, NULL);
+	unlink(out);
+	return got;
+}
+
 static struct json_object *load_json(const char *path)
 {
 	char *text, err[256];
@@ -342,10 +364,17 @@ static void test_verify_no(void **state)
 	struct render_opts o = { 0 };
 	struct json_object *top;
 	char *msg, *md;
+	struct render_opts p = { .print = true };
+	char *out;
+	int ret;
 
 	edit_record(fx, "0008-download", set_verify, "no");	/* row 1, repetition 2 */
 	assert_int_equal(render_capture(fx, &o, &msg), RENDER_VERIFY_FAILED);
 	free(msg);
+	out = render_stdout(fx, &p, &ret);
+	assert_int_equal(ret, RENDER_VERIFY_FAILED);
+	assert_non_null(strstr(out, "; filtering verification said no on 1 of 3 rows\n"));
+	free(out);
 	md = slurp(in_dir(fx, "matrix.md"), NULL);
 	assert_non_null(strstr(md, "| **no**"));
 	assert_non_null(strstr(md, "Filtering verification failed for 1 row."));
@@ -656,31 +685,22 @@ static void test_qemu_part(void **state)
 	free(msg);
 }
 
-/* print: the text table on stdout is matrix.txt */
+/* print: the text table on stdout is matrix.txt, then an empty line and the verdict */
 static void test_print(void **state)
 {
 	struct fixture *fx = *state;
 	struct render_opts o = { .print = true };
-	char out[300], *got, *txt;
-	int fd, saved;
+	char *got, *txt, *rest;
+	int ret;
 
-	snprintf(out, sizeof(out), "%s.stdout", fx->dir);
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0 && saved >= 0);
-	dup2(fd, 1);
-	close(fd);
-	fx->saved_stderr = render_dir(fx->dir, &o);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	assert_int_equal(fx->saved_stderr, 0);
-	got = slurp(out, NULL);
-	unlink(out);
+	got = render_stdout(fx, &o, &ret);
+	assert_int_equal(ret, 0);
 	txt = slurp(in_dir(fx, "matrix.txt"), NULL);
 	assert_true(strlen(txt) > 100);
-	assert_string_equal(got, txt);
+	assert_memory_equal(got, txt, strlen(txt));
+	rest = got + strlen(txt);
+	assert_true(!strncmp(rest, "\nverdict: ", strlen("\nverdict: ")));
+	assert_ptr_equal(strchr(rest + 1, '\n'), rest + strlen(rest) - 1);
 	free(got);
 	free(txt);
 }
@@ -1253,6 +1273,95 @@ static void test2_one_run(void **state)
 	free(md);
 }
 
+/* The verdict of resdir2: pps64 4 changes beyond their intervals, all worse (more ns
+ * per packet), tcp-bytes' 4 within; the largest vanilla br-lan's pps64 download. */
+static void test2_verdict(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { .print = true };
+	char *out, *last;
+	int ret;
+
+	out = render_stdout(fx, &o, &ret);
+	assert_int_equal(ret, 0);
+	last = strstr(out, "\nverdict: ");
+	assert_non_null(last);
+	assert_string_equal(last + 1, "verdict: 4 of 8 changes against nobrnf · global 0 · no iface "
+			    "lie beyond their 95% intervals (4 worse, 0 better), the largest "
+			    "vanilla · global 0 · br-lan pps64 download +10.2% [+9.4, +10.9]; "
+			    "no row's filtering verification said no\n");
+	free(out);
+}
+
+/* --json: the summary alone on stdout, valid JSON, the same counts as the line */
+static void test2_json_summary(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { .json = true };
+	struct json_object *top, *v, *big, *chg;
+	char *out, err[256];
+	int ret;
+
+	out = render_stdout(fx, &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_int_equal(out[0], '{');
+	top = json_text_parse(out, strlen(out), err, sizeof(err));
+	if (!top)
+		fail_msg("stdout: %s", err);
+	assert_string_equal(json_object_get_string(jget(top, "baseline")),
+			    "kernel=nobrnf global=0 local=- ruleset=none");
+	assert_string_equal(json_object_get_string(jget(top, "dir")), fx->dir);
+	v = jget(top, "verdict");
+	assert_int_equal(json_object_get_int(jget(v, "changes")), 8);
+	assert_int_equal(json_object_get_int(jget(v, "worse")), 4);
+	assert_int_equal(json_object_get_int(jget(v, "better")), 0);
+	assert_int_equal(json_object_get_int(jget(v, "indistinguishable")), 4);
+	assert_int_equal(json_object_get_int(jget(v, "no_interval")), 0);
+	assert_true(!strncmp(json_object_get_string(jget(v, "text")), "verdict: 4 of 8 ",
+			     strlen("verdict: 4 of 8 ")));
+	big = jget(v, "largest");
+	assert_string_equal(json_object_get_string(jget(big, "row")),
+			    "kernel=vanilla global=0 local=br-lan ruleset=none");
+	assert_string_equal(json_object_get_string(jget(big, "workload")), "pps64");
+	assert_string_equal(json_object_get_string(jget(big, "direction")), "download");
+	assert_true(fabs(json_object_get_double(jget(big, "change_pct")) -
+			 100.0 * (6620 - 6008.333333333333) / 6008.333333333333) < 1e-6);
+	chg = jget(top, "changes");
+	assert_int_equal(json_object_array_length(chg), 8);
+	json_object_put(top);
+	free(out);
+}
+
+/* One run per cell: no interval, so nothing is judged, and JSON says null */
+static void test2_verdict_one_run(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { .print = true }, j = { .json = true };
+	struct json_object *top, *c;
+	char *out, err[256];
+	int ret;
+
+	sh("cd '%s/raw' && rm -r nobrnf-boot2 nobrnf-boot3 vanilla-boot2 vanilla-boot3 && "
+	   "rm -r */runs/0003-* */runs/0004-* */runs/0010-* */runs/0011-*", fx->dir);
+	out = render_stdout(fx, &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(out, "\nverdict: 0 of 8 changes against nobrnf · global 0 · no "
+			       "iface lie beyond their 95% intervals (0 worse, 0 better); 8 "
+			       "without an interval (one unit); no row's"));
+	free(out);
+	out = render_stdout(fx, &j, &ret);
+	assert_int_equal(ret, 0);
+	top = json_text_parse(out, strlen(out), err, sizeof(err));
+	if (!top)
+		fail_msg("stdout: %s", err);
+	assert_true(json_object_is_type(jget(jget(top, "verdict"), "largest"), json_type_null));
+	c = json_object_array_get_idx(jget(top, "changes"), 0);
+	assert_true(json_object_is_type(jget(c, "change_low_pct"), json_type_null));
+	assert_true(json_object_is_type(jget(c, "indistinguishable"), json_type_null));
+	json_object_put(top);
+	free(out);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 #define T2(fn) cmocka_unit_test_setup_teardown(fn, setup2, teardown)
 
@@ -1289,6 +1398,9 @@ int main(void)
 		T2(test2_inconsistent),
 		T2(test2_bad_run_txt),
 		T2(test2_one_run),
+		T2(test2_verdict),
+		T2(test2_json_summary),
+		T2(test2_verdict_one_run),
 	};
 
 	unit_init();
