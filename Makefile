@@ -9,6 +9,7 @@ include scripts/storm.mk
 include scripts/arch.mk
 include kernel/kernel.mk
 include scripts/scripts.mk
+include rig/profile/profile.mk
 
 .PHONY: help deps
 help:
@@ -17,6 +18,7 @@ help:
 	@echo "make test-arch  the arm64 and mipsel smoke tests alone (the last suite of make test)"
 	@echo "make kernels    build every kernel variant under build/"
 	@echo "make publish DIR=results/...  re-render tables and plots from raw data"
+	@echo "make profile    the idle rows with instructions per packet by kernel symbol"
 
 deps:
 	sh scripts/deps.sh
