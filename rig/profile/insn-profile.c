@@ -14,6 +14,9 @@
  *   end=SYMBOL    an open window closes when the first instruction of SYMBOL executes
  *                 (without start= and end=: one window, from the first instruction to
  *                 QEMU's exit)
+ *   arm=SYMBOL    with it, start= opens a window only once after each execution of
+ *                 SYMBOL's first instruction (start= may then be a function that runs
+ *                 for every packet: the window opens at the first packet's)
  *   counters=inline|percpu   inline (default with one vCPU): an add of the run's length
  *                 inlined at the first instruction of each run of one symbol in a
  *                 translation block, into one array (TCG runs one vCPU, or all of them
@@ -25,7 +28,7 @@
  * Output (parsed by rig/src/profile.c):
  *   brnf-insn-profile 1
  *   symbols NSYMS PATH
- *   markers START END          ("-" "-" without markers)
+ *   markers START END          ("-" "-" without markers; ARM:START with arm=)
  *   window N TOTAL             then one "COUNT NAME" line per symbol with COUNT > 0,
  *   COUNT NAME                 the largest first; [user] is every address below the
  *   end N                      kernel's lowest symbol, [other] any other one in none
@@ -58,8 +61,8 @@ static uint64_t **vcounts;		/* percpu: per vCPU, nb counters each */
 static int nvcpus;
 static bool percpu;
 static uint64_t *snap, *now;
-static uint64_t start_addr, end_addr;
-static bool markers;
+static uint64_t start_addr, end_addr, arm_addr;
+static bool markers, armed, has_arm;
 static bool open_window;
 static unsigned long nwindows, restarts, stray_ends;
 static FILE *out;
@@ -158,10 +161,18 @@ static void marker_exec(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
 	pthread_mutex_lock(&lock);
-	if (udata == &start_addr)
-		open_it();
-	else
+	if (udata == &arm_addr) {
+		armed = true;
+	} else if (udata == &start_addr) {
+		if (!has_arm) {
+			open_it();
+		} else if (armed) {
+			armed = false;
+			open_it();
+		}
+	} else {
 		close_it();
+	}
 	pthread_mutex_unlock(&lock);
 }
 
@@ -178,11 +189,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		insn = qemu_plugin_tb_get_insn(tb, i);
 		addr[i] = qemu_plugin_insn_vaddr(insn);
-		if (markers && (addr[i] == start_addr || addr[i] == end_addr))
+		if (!markers)
+			continue;
+		if (addr[i] == start_addr)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
-							       QEMU_PLUGIN_CB_NO_REGS,
-							       addr[i] == start_addr ?
-							       &start_addr : &end_addr);
+							       QEMU_PLUGIN_CB_NO_REGS, &start_addr);
+		else if (addr[i] == end_addr)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
+							       QEMU_PLUGIN_CB_NO_REGS, &end_addr);
+		else if (has_arm && addr[i] == arm_addr)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
+							       QEMU_PLUGIN_CB_NO_REGS, &arm_addr);
 	}
 	nseg = symtab_segments(&st, addr, n, seg);
 	for (k = 0, first = 0; k < nseg; first += seg[k].n, k++) {
@@ -231,6 +248,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 					   int argc, char **argv)
 {
 	const char *syms = NULL, *start = NULL, *end = NULL, *ctr = NULL, *bits = NULL;
+	const char *arm = NULL;
 	char err[512];
 	uint64_t mask;
 	size_t s, e;
@@ -249,12 +267,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			start = v;
 		else if (kl == 3 && !strncmp(argv[i], "end", 3))
 			end = v;
+		else if (kl == 3 && !strncmp(argv[i], "arm", 3))
+			arm = v;
 		else if (kl == 8 && !strncmp(argv[i], "counters", 8))
 			ctr = v;
 		else if (kl == 8 && !strncmp(argv[i], "addrbits", 8))
 			bits = v;
 		else {
-			fprintf(stderr, ME ": unknown argument '%s' (syms= out= start= end= "
+			fprintf(stderr, ME ": unknown argument '%s' (syms= out= start= end= arm= "
 				"counters= addrbits=)\n", argv[i]);
 			return -1;
 		}
@@ -300,6 +320,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		start_addr = st.v[s].addr;
 		end_addr = st.v[e].addr;
 	}
+	if (arm) {
+		size_t a = markers && *arm ? symtab_find(&st, arm) : (size_t)-1;
+
+		if (!markers || a == (size_t)-1 || a == s || a == e) {
+			fprintf(stderr, ME ": arm=%s: needs start= and end=, and a text symbol "
+				"of its own in %s\n", arm, syms);
+			return -1;
+		}
+		arm_addr = st.v[a].addr;
+		has_arm = true;
+	}
 	nvcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
 	if (!ctr)
 		percpu = nvcpus > 1;
@@ -332,8 +363,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, ME ": %s: %s\n", out_path, strerror(errno));
 		return -1;
 	}
-	fprintf(out, "brnf-insn-profile 1\nsymbols %zu %s\nmarkers %s %s\n", st.n, syms,
-		markers ? start : "-", markers ? end : "-");
+	fprintf(out, "brnf-insn-profile 1\nsymbols %zu %s\nmarkers %s%s%s %s\n", st.n, syms,
+		has_arm ? arm : "", has_arm ? ":" : "", markers ? start : "-",
+		markers ? end : "-");
 	fflush(out);
 	open_window = !markers;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
