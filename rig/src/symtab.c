@@ -68,6 +68,9 @@ static int cmp_raw(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
+	/* a function (sized) before a label at its address (_stext, _text) */
+	if (x->has_size != y->has_size)
+		return x->has_size ? -1 : 1;
 	if (rank(x->type) != rank(y->type))
 		return rank(x->type) - rank(y->type);
 	return strcmp(x->name, y->name);

@@ -8,7 +8,8 @@
  * text symbols (types t, T, w, W) are kept; lines of other types and undefined
  * symbols (no address) are skipped. A symbol covers [ADDR, ADDR + SIZE) cut at the
  * next symbol's address, or [ADDR, next symbol's ADDR) without a SIZE (the last one
- * without a SIZE: 4 KiB). Of several symbols at one address one is kept: global (T)
+ * without a SIZE: 4 KiB). Of several symbols at one address one is kept: one with a
+ * SIZE (a function) before one without (a label such as _stext), then global (T)
  * before local (t) before weak, then the smallest name.
  *
  * Two buckets follow the symbols: SYMTAB_USER(st) for an address below the lowest

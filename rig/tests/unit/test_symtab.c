@@ -58,6 +58,23 @@ static void test_parse(void **state)
 	symtab_free(&st);
 }
 
+/* x86_64: _stext and _text label startup_64's address; the function is kept */
+static void test_label_alias(void **state)
+{
+	struct symtab st;
+
+	(void)state;
+	parse_ok("ffffffff81000000 T _stext\n"
+		 "ffffffff81000000 T _text\n"
+		 "ffffffff81000000 0000000000000056 T startup_64\n"
+		 "ffffffff81000060 00000000000001e5 T __startup_64\n", ALL, &st);
+	assert_int_equal(st.n, 2);
+	assert_string_equal(st.v[0].name, "startup_64");
+	assert_true(st.v[0].end == 0xffffffff81000056ull);
+	assert_int_equal(symtab_lookup(&st, 0xffffffff81000058ull), SYMTAB_OTHER(&st));
+	symtab_free(&st);
+}
+
 static void test_parse_errors(void **state)
 {
 	(void)state;
@@ -187,6 +204,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_label_alias),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_mask32),
 		cmocka_unit_test(test_lookup),
