@@ -16,7 +16,8 @@
 #   make test                 every test suite (scripts/test-all), ends with "N passed, N failed"
 #   make test-arch            the arm64 and mipsel smoke tests alone (suite arch of make
 #                             test: two cross-built kernels and Debian userspaces)
-#   make publish DIR=results/...   re-render tables and plots from the raw data alone
+#   make publish DIR=results/...   re-render tables and plots from the raw data alone (and
+#                             profile.md/.csv where raw/*/insn-profile.txt are: brnf profile)
 #   make apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]   patch your own kernel tree
 #   make openwrt OPENWRT=path [VARIANT=ondemand] [SERIES=6.12] pending patches for OpenWrt
 #   make upstream SIGNOFF="Name <address>" [SERIES=6.12] [UPSTREAM_TREE=git tree]
@@ -76,7 +77,9 @@ publish:
 	@test -n "$(DIR)" || { echo "make publish: DIR=results/... is required" >&2; exit 2; }
 	@$(BUILD)/bin/brnf render $(DIR); rc=$$?; \
 	 [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc; \
-	 sh $(TOP)/scripts/plot $(DIR)
+	 sh $(TOP)/scripts/plot $(DIR) || exit $$?; \
+	 if ls $(DIR)/raw/*/insn-profile.txt >/dev/null 2>&1; then \
+		$(BUILD)/bin/brnf profile $(DIR) >/dev/null || exit $$?; fi
 
 apply:
 	@test -n "$(KERNEL)" || { echo "make apply: KERNEL=<kernel tree> is required" >&2; exit 2; }

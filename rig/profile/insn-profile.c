@@ -5,7 +5,7 @@
  * functions, and writes one profile per window (rig/profile/README.md).
  *
  *   qemu-system-x86_64 ... -plugin build/profile/insn-profile.so,syms=NM,out=FILE,
- *       start=pktgen_run,end=pktgen_stop_device
+ *       arm=pgctrl_write,start=pktgen_xmit,end=pktgen_stop_device.isra.0
  *
  * Arguments:
  *   syms=PATH     `nm -n -S vmlinux` of the guest's kernel (symtab.h), required
