@@ -17,11 +17,16 @@
  *   arm=SYMBOL    with it, start= opens a window only once after each execution of
  *                 SYMBOL's first instruction (start= may then be a function that runs
  *                 for every packet: the window opens at the first packet's)
- *   counters=inline|percpu   inline (default with one vCPU): an add of the run's length
- *                 inlined at the first instruction of each run of one symbol in a
- *                 translation block, into one array (TCG runs one vCPU, or all of them
- *                 round robin under -icount, in one thread); percpu (default with
- *                 several vCPUs): a callback adds into the vCPU's own array, atomically
+ *   counters=insn|inline|percpu   insn (default with one vCPU): an add of 1 inlined
+ *                 before every instruction into one array (TCG runs one vCPU, or all of
+ *                 them round robin under -icount, in one thread); inline: one add of a
+ *                 run's length at the first instruction of each run of one symbol in a
+ *                 block (cheaper, but where QEMU leaves a block part way and re-enters
+ *                 it, as under -icount at an I/O instruction or at an exception, the
+ *                 run's rest is counted twice: up to 6 instructions per packet too many on the rig's 6.12
+ *                 kernels, results/2026-12-03-6.12-icount-profile-3); percpu (default
+ *                 with several vCPUs): a callback per run adds into the vCPU's own
+ *                 array, atomically (the same caveat as inline)
  *   addrbits=32|64  guest virtual address width (default: 32 for mips, mipsel, arm,
  *                 i386 guests, else 64); nm's sign-extended addresses are cut to it
  *
@@ -59,7 +64,7 @@ static size_t nb;			/* buckets: symbols + [user] + [other] */
 static uint64_t *counts;		/* inline: nb counters */
 static uint64_t **vcounts;		/* percpu: per vCPU, nb counters each */
 static int nvcpus;
-static bool percpu;
+static bool percpu, per_insn;
 static uint64_t *snap, *now;
 static uint64_t start_addr, end_addr, arm_addr;
 static bool markers, armed, has_arm;
@@ -204,7 +209,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	nseg = symtab_segments(&st, addr, n, seg);
 	for (k = 0, first = 0; k < nseg; first += seg[k].n, k++) {
 		insn = qemu_plugin_tb_get_insn(tb, first);
-		if (!percpu) {
+		if (per_insn) {
+			unsigned int j;
+
+			for (j = 0; j < seg[k].n; j++)
+				qemu_plugin_register_vcpu_insn_exec_inline(
+					qemu_plugin_tb_get_insn(tb, first + j),
+					QEMU_PLUGIN_INLINE_ADD_U64, &counts[seg[k].sym], 1);
+		} else if (!percpu) {
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &counts[seg[k].sym], seg[k].n);
 		} else {
@@ -332,12 +344,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		has_arm = true;
 	}
 	nvcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
-	if (!ctr)
+	if (!ctr) {
 		percpu = nvcpus > 1;
-	else if (!strcmp(ctr, "inline") || !strcmp(ctr, "percpu"))
+		per_insn = !percpu;
+	}
+	else if (!strcmp(ctr, "inline") || !strcmp(ctr, "percpu") || !strcmp(ctr, "insn")) {
 		percpu = !strcmp(ctr, "percpu");
+		per_insn = !strcmp(ctr, "insn");
+	}
 	else {
-		fprintf(stderr, ME ": counters=%s: inline or percpu\n", ctr);
+		fprintf(stderr, ME ": counters=%s: inline, insn or percpu\n", ctr);
 		return -1;
 	}
 	snap = calloc(nb, sizeof(*snap));
