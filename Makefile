@@ -11,6 +11,7 @@ include scripts/storm.mk
 include scripts/arch.mk
 include kernel/kernel.mk
 include scripts/scripts.mk
+include rig/profile/profile.mk
 
 .PHONY: help deps clean distclean
 

@@ -69,7 +69,9 @@ publish:
 	@$(MAKE) -s rig
 	@$(BUILD)/bin/brnf render $(DIR); rc=$$?; \
 	 [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc; \
-	 sh $(TOP)/scripts/plot $(DIR)
+	 sh $(TOP)/scripts/plot $(DIR) || exit $$?; \
+	 if ls $(DIR)/raw/*/insn-profile.txt >/dev/null 2>&1; then \
+		$(BUILD)/bin/brnf profile $(DIR) >/dev/null || exit $$?; fi
 
 ## test
 ##   install what is missing, build and run every test suite (scripts/test-all);

@@ -11,11 +11,13 @@ int cmd_cleanup(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_matrix_kernels(int argc, char **argv);
 int cmd_rig(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 extern const struct opt run_opts[];
 extern const struct opt testbed_up_opts[];
 extern const struct opt render_opts[];
 extern const struct opt matrix_kernels_opts[];
 extern const struct opt rig_opts[];
+extern const struct opt profile_opts[];
 
 #endif

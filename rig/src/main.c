@@ -49,6 +49,11 @@ static const struct cmd cmds[] = {
 	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict] [--json]",
 	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts,
 	  NULL },
+	{ "profile", cmd_profile, false, "DIR [--tolerance PCT] [--top N]",
+	  "instructions per packet by kernel symbol (DIR/raw/*/insn-profile.txt, "
+	  "ab-matrix --profile)\n      against the baseline row, into DIR/profile.md and "
+	  "DIR/profile.csv",
+	  profile_opts, NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
 	  "                 flags BRIDGE|global FAMILY=0|1...",
 	  "the test bed by hand (debugging, tests); up prints the namespace names",

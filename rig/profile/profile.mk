@@ -1,0 +1,45 @@
+# rig/profile/profile.mk: the instruction profile (issue 23, item 1; rig/profile/README.md).
+# What each target does is in the ## comment above it (make help).
+
+PROFILE_DIR := $(TOP)/rig/profile
+PROFILE_PLUGIN := $(BUILD)/profile/insn-profile.so
+QEMU_SRC := $(BUILD)/qemu-src
+QEMU_PLUGIN_H := $(QEMU_SRC)/src/include/qemu/qemu-plugin.h
+# the source version of the QEMU that boots the guests (a binNMU's +bN is not in it)
+QEMU_SRC_VERSION = $(shell dpkg-query -W -f='$${source:Version}' qemu-system-common 2>/dev/null)
+PROFILE_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+	-I$(QEMU_SRC)/src/include/qemu -I$(RIG_DIR)/src
+PROFILE_MATRIX = $(if $(MATRIX),$(AB_MATRIX),$(RIG_DIR)/matrices/profile.matrix)
+
+.PHONY: profile profile-plugin qemu-plugin-h
+
+# debian-fetch does nothing when build/qemu-src already holds this version
+qemu-plugin-h:
+	@v='$(QEMU_SRC_VERSION)'; [ -n "$$v" ] || { echo "make $@: qemu-system-common is" \
+		"not installed (scripts/deps.sh kernel)" >&2; exit 2; }; \
+	sh $(TOP)/scripts/debian-fetch src "qemu=$$v" $(QEMU_SRC)
+
+### profile-plugin
+###   build/profile/insn-profile.so, the QEMU TCG plugin, built against qemu-plugin.h of
+###   Debian's qemu source at the version of the installed qemu-system-common
+###   (scripts/debian-fetch, into build/qemu-src; nothing else of that source is used)
+profile-plugin: qemu-plugin-h
+	@$(MAKE) -s --no-print-directory $(PROFILE_PLUGIN)
+
+$(PROFILE_PLUGIN): $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c $(RIG_DIR)/src/symtab.h \
+		$(QEMU_PLUGIN_H)
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(PROFILE_CFLAGS) -o $@ $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c -lpthread
+
+## profile [MATRIX=idle] [AB_OPTS="--boots 2"] [SERIES=6.12] [ARCH=arm64]
+##   the matrix rig/matrices/profile.matrix (or MATRIX's), pps64 only, every guest with
+##   the plugin (scripts/ab-matrix --profile), into results/<date>-<series>-icount-profile:
+##   the matrix's tables and profile.md / profile.csv (brnf profile DIR)
+profile:
+	@test -r "$(PROFILE_MATRIX)" || { echo "make profile: no matrix file $(PROFILE_MATRIX)" >&2; exit 2; }
+	@sh $(TOP)/scripts/deps.sh rig kernel $(ARCH_NAME)
+	@$(MAKE) -s guest-deps profile-plugin
+	@v=$$($(BUILD)/bin/brnf matrix-kernels "$(PROFILE_MATRIX)") && \
+	 $(MAKE) -s kernels SERIES=$(AB_SERIES) VARIANTS="$$(echo $$v)"
+	@sh $(TOP)/scripts/ab-matrix --series $(AB_SERIES) --clock icount \
+		--matrix "$(PROFILE_MATRIX)" --workloads pps64 --profile $(AB_OPTS)

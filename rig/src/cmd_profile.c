@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `brnf profile DIR [--tolerance PCT] [--top N]`: instructions per packet by kernel
+ * symbol from the boots' insn-profile.txt and their pps runs (profile.h), into
+ * DIR/profile.md and DIR/profile.csv. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "errbuf.h"
+#include "file.h"
+#include "profile.h"
+#include "util.h"
+
+#define PROF_FILE "insn-profile.txt"
+#define PROF_MAX_FILE (64u << 20)
+
+struct profile_cmd {
+	double tolerance_pct;
+	unsigned long top;
+};
+
+static int set_tolerance(void *ctx, const char *v)
+{
+	struct profile_cmd *o = ctx;
+	char *end;
+
+	errno = 0;
+	o->tolerance_pct = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(o->tolerance_pct) ||
+	    o->tolerance_pct <= 0 || o->tolerance_pct > 100)
+		return -EINVAL;
+	return 0;
+}
+
+static int set_top(void *ctx, const char *v)
+{
+	struct profile_cmd *o = ctx;
+	char *end;
+
+	errno = 0;
+	o->top = strtoul(v, &end, 10);
+	if (errno || end == v || *end || !o->top || *v == '-')
+		return -EINVAL;
+	return 0;
+}
+
+const struct opt profile_opts[] = {
+	{ "--tolerance", "PCT", "how far a window's instructions may lie from its run's "
+	  "pktgen time, in percent (default 1)", set_tolerance },
+	{ "--top", "N", "symbols per table in profile.md, the rest summed (default 25)",
+	  set_top },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static int write_out(const char *dir, const char *name, const struct prof_result *res,
+		     unsigned long top)
+{
+	char path[4096], tmp[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		pr_err("%s: %s", tmp, strerror(errno));
+		return -errno;
+	}
+	if (!strcmp(name, "profile.md"))
+		prof_write_md(f, res, top);
+	else
+		prof_write_csv(f, res);
+	if (fclose(f) || rename(tmp, path)) {
+		pr_err("%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -EIO;
+	}
+	printf("%s\n", path);
+	return 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	struct profile_cmd o = { .tolerance_pct = 1, .top = 25 };
+	struct prof_opts po = { 0 };
+	struct prof_file **files = NULL;
+	struct prof_result res = { 0 };
+	struct raw_set s = { 0 };
+	char **names = NULL, *dir[1], err[1024];
+	size_t p, nfiles = 0;
+	int n, ret = EXIT_ERR;
+
+	n = opts_parse(profile_opts, argc, argv, &o, dir, 1);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n != 1) {
+		pr_err("usage: brnf profile DIR [--tolerance PCT] [--top N]");
+		return EXIT_USAGE;
+	}
+	if (raw_read_dir(dir[0], &s, err, sizeof(err))) {
+		pr_err("%s", err);
+		return EXIT_ERR;
+	}
+	files = calloc(s.nparts ? s.nparts : 1, sizeof(*files));
+	names = calloc(s.nparts ? s.nparts : 1, sizeof(*names));
+	if (!files || !names) {
+		pr_err("out of memory");
+		goto out;
+	}
+	for (p = 0; p < s.nparts; p++) {
+		char *buf;
+		size_t len;
+
+		if (asprintf(&names[p], "%s/raw/%s/" PROF_FILE, dir[0], s.parts[p].name) < 0) {
+			names[p] = NULL;
+			pr_err("out of memory");
+			goto out;
+		}
+		if (access(names[p], F_OK))
+			continue;
+		if (file_read(names[p], PROF_MAX_FILE, &buf, &len, err, sizeof(err))) {
+			pr_err("%s", err);
+			goto out;
+		}
+		files[p] = calloc(1, sizeof(**files));
+		if (!files[p] || prof_parse(names[p], buf, len, files[p], err, sizeof(err))) {
+			free(buf);
+			pr_err("%s", files[p] ? err : "out of memory");
+			free(files[p]);
+			files[p] = NULL;
+			goto out;
+		}
+		free(buf);
+		nfiles++;
+	}
+	if (!nfiles) {
+		pr_err("%s: no raw/<part>/" PROF_FILE " (run the matrix with scripts/ab-matrix "
+		       "--profile, or make profile)", dir[0]);
+		goto out;
+	}
+	po.tolerance = o.tolerance_pct / 100.0;
+	po.part_best = s.run_txt.part_best;
+	if (prof_attribute(&s, files, (const char *const *)names, &po, &res, err,
+			   sizeof(err))) {
+		pr_err("%s", err);
+		goto out;
+	}
+	if (write_out(dir[0], "profile.md", &res, o.top) ||
+	    write_out(dir[0], "profile.csv", &res, o.top))
+		goto out;
+	ret = EXIT_OK;
+out:
+	prof_result_free(&res);
+	for (p = 0; p < s.nparts; p++) {
+		if (files && files[p]) {
+			prof_free(files[p]);
+			free(files[p]);
+		}
+		if (names)
+			free(names[p]);
+	}
+	free(files);
+	free(names);
+	raw_free(&s);
+	return ret;
+}

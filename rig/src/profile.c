@@ -1,0 +1,816 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Instruction profiles: parse, match to pps runs, attribute (profile.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errbuf.h"
+#include "profile.h"
+#include "stats.h"
+
+#define PROF_MAGIC "brnf-insn-profile 1"
+
+/* ---- parsing ---- */
+
+/* a whole decimal number without sign */
+static bool parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (!n || n > 20)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		if (x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return true;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct prof_entry *)a)->name, ((const struct prof_entry *)b)->name);
+}
+
+static void window_free(struct prof_window *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->ne; i++)
+		free(w->e[i].name);
+	free(w->e);
+	w->e = NULL;
+	w->ne = 0;
+}
+
+void prof_free(struct prof_file *pf)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nw; i++)
+		window_free(&pf->w[i]);
+	free(pf->w);
+	memset(pf, 0, sizeof(*pf));
+}
+
+/* sort by name, merge equal names; check the sum */
+static int window_close(const char *name, size_t line, struct prof_window *w, char *err,
+			size_t errlen)
+{
+	uint64_t sum = 0;
+	size_t i, k = 0;
+
+	qsort(w->e, w->ne, sizeof(*w->e), cmp_entry);
+	for (i = 0; i < w->ne; i++) {
+		if (sum + w->e[i].count < sum) {
+			seterr(err, errlen, "%s:%zu: the counts of window %lu overflow", name,
+			       line, w->n);
+			return -EINVAL;
+		}
+		sum += w->e[i].count;
+		if (k && !strcmp(w->e[k - 1].name, w->e[i].name)) {
+			w->e[k - 1].count += w->e[i].count;
+			free(w->e[i].name);
+			continue;
+		}
+		w->e[k++] = w->e[i];
+	}
+	w->ne = k;
+	if (sum != w->total) {
+		seterr(err, errlen, "%s:%zu: window %lu says %" PRIu64 " instructions, its "
+		       "symbols add up to %" PRIu64, name, w->line, w->n, w->total, sum);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int prof_parse(const char *name, const char *text, size_t len, struct prof_file *pf,
+	       char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len, *nl;
+	struct prof_window *cur = NULL;
+	size_t line = 0, cap = 0, ecap = 0;
+	bool summary = false;
+	int ret = -EINVAL;
+
+	memset(pf, 0, sizeof(*pf));
+	while (p < end) {
+		char buf[512], word[32];
+		size_t n;
+		int used = 0;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl) {
+			seterr(err, errlen, "%s:%zu: the last line has no newline (a truncated "
+			       "file?)", name, line + 1);
+			goto out_err;
+		}
+		n = (size_t)(nl - p);
+		line++;
+		if (n >= sizeof(buf)) {
+			seterr(err, errlen, "%s:%zu: line longer than %zu bytes", name, line,
+			       sizeof(buf) - 1);
+			goto out_err;
+		}
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		p = nl + 1;
+		if (memchr(buf, '\0', n)) {
+			seterr(err, errlen, "%s:%zu: a NUL byte", name, line);
+			goto out_err;
+		}
+		if (summary) {
+			seterr(err, errlen, "%s:%zu: a line after the summary", name, line);
+			goto out_err;
+		}
+		if (line == 1) {
+			if (strcmp(buf, PROF_MAGIC)) {
+				seterr(err, errlen, "%s:1: not \"" PROF_MAGIC "\" (not an "
+				       "insn-profile output)", name);
+				goto out_err;
+			}
+			continue;
+		}
+		if (line == 2) {
+			unsigned long long ns;
+
+			if (sscanf(buf, "symbols %llu %*s%n", &ns, &used) != 1 ||
+			    (size_t)used != n) {
+				seterr(err, errlen, "%s:2: want \"symbols NSYMS PATH\"", name);
+				goto out_err;
+			}
+			pf->nsyms = ns;
+			continue;
+		}
+		if (line == 3) {
+			if (sscanf(buf, "markers %127s %127s%n", pf->start, pf->end, &used) != 2 ||
+			    (size_t)used != n) {
+				seterr(err, errlen, "%s:3: want \"markers START END\"", name);
+				goto out_err;
+			}
+			continue;
+		}
+		if (cur) {
+			unsigned long en;
+			char *sp;
+			uint64_t c;
+
+			if (sscanf(buf, "end %lu%n", &en, &used) == 1 && (size_t)used == n) {
+				if (en != cur->n) {
+					seterr(err, errlen, "%s:%zu: \"end %lu\" in window %lu", name,
+					       line, en, cur->n);
+					goto out_err;
+				}
+				ret = window_close(name, line, cur, err, errlen);
+				if (ret)
+					goto out_err;
+				ret = -EINVAL;
+				cur = NULL;
+				continue;
+			}
+			sp = strchr(buf, ' ');
+			if (!sp || !parse_u64(buf, (size_t)(sp - buf), &c) || !sp[1] ||
+			    strchr(sp + 1, ' ')) {
+				seterr(err, errlen, "%s:%zu: want \"COUNT NAME\" or \"end %lu\" in "
+				       "window %lu", name, line, cur->n, cur->n);
+				goto out_err;
+			}
+			if (!c) {
+				seterr(err, errlen, "%s:%zu: a count of 0", name, line);
+				goto out_err;
+			}
+			if (cur->ne == ecap) {
+				struct prof_entry *t;
+
+				ecap = ecap ? ecap * 2 : 256;
+				t = realloc(cur->e, ecap * sizeof(*t));
+				if (!t)
+					goto out_nomem;
+				cur->e = t;
+			}
+			cur->e[cur->ne].name = strdup(sp + 1);
+			if (!cur->e[cur->ne].name)
+				goto out_nomem;
+			cur->e[cur->ne++].count = c;
+			continue;
+		}
+		if (sscanf(buf, "window %31s%n", word, &used) == 1) {
+			struct prof_window w = { .line = line };
+			char *sp = buf + strlen("window ");
+			char *sp2 = strchr(sp, ' ');
+			uint64_t num;
+
+			if (!sp2 || !parse_u64(sp, (size_t)(sp2 - sp), &num) ||
+			    !parse_u64(sp2 + 1, strlen(sp2 + 1), &w.total)) {
+				seterr(err, errlen, "%s:%zu: want \"window N TOTAL\"", name, line);
+				goto out_err;
+			}
+			w.n = num;
+			if (w.n != pf->nw + 1) {
+				seterr(err, errlen, "%s:%zu: window %lu after window %zu", name,
+				       line, w.n, pf->nw);
+				goto out_err;
+			}
+			if (pf->nw == cap) {
+				struct prof_window *t;
+
+				cap = cap ? cap * 2 : 16;
+				t = realloc(pf->w, cap * sizeof(*t));
+				if (!t)
+					goto out_nomem;
+				pf->w = t;
+			}
+			pf->w[pf->nw++] = w;
+			cur = &pf->w[pf->nw - 1];
+			ecap = 0;
+			continue;
+		}
+		{
+			unsigned long nwin;
+			int open;
+
+			if (sscanf(buf, "summary windows %lu restarts %lu stray_ends %lu "
+				   "open_at_exit %d%n", &nwin, &pf->restarts, &pf->stray_ends,
+				   &open, &used) == 4 && (size_t)used == n &&
+			    (open == 0 || open == 1)) {
+				if (nwin != pf->nw) {
+					seterr(err, errlen, "%s:%zu: the summary says %lu windows, "
+					       "the file has %zu", name, line, nwin, pf->nw);
+					goto out_err;
+				}
+				pf->open_at_exit = open;
+				summary = true;
+				continue;
+			}
+		}
+		seterr(err, errlen, "%s:%zu: want \"window N TOTAL\" or \"summary ...\"", name,
+		       line);
+		goto out_err;
+	}
+	if (line < 3) {
+		seterr(err, errlen, "%s:%zu: the header ends early (3 lines: magic, symbols, "
+		       "markers)", name, line);
+		goto out_err;
+	}
+	if (cur) {
+		seterr(err, errlen, "%s:%zu: window %lu has no end (QEMU stopped while writing "
+		       "it?)", name, line, cur->n);
+		goto out_err;
+	}
+	if (!summary) {
+		seterr(err, errlen, "%s:%zu: no summary line (QEMU did not exit normally)", name,
+		       line);
+		goto out_err;
+	}
+	return 0;
+
+out_nomem:
+	seterr(err, errlen, "%s:%zu: out of memory", name, line);
+	ret = -ENOMEM;
+out_err:
+	prof_free(pf);
+	return ret;
+}
+
+/* ---- matching and attribution ---- */
+
+struct match {
+	size_t run;			/* index into raw_set.runs */
+	const struct prof_window *w;
+};
+
+static const struct raw_set *sort_set;
+
+static int cmp_run_order(const void *a, const void *b)
+{
+	const struct raw_run *x = &sort_set->runs[*(const size_t *)a];
+	const struct raw_run *y = &sort_set->runs[*(const size_t *)b];
+
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static bool is_pps_run(const struct raw_run *r)
+{
+	return r->kind == RAW_MEASURE && r->schema == 2 && workload_is_pps(r->workload);
+}
+
+/* match the pps runs of part @p to the windows of @pf; appends to *m */
+static int match_part(const struct raw_set *s, size_t p, const struct prof_file *pf,
+		      const char *fname, const struct prof_opts *o, struct match **m,
+		      size_t *nm, size_t *cap, struct prof_result *res, char *err,
+		      size_t errlen)
+{
+	size_t *idx, n = 0, i, wi = 0;
+	int ret = 0;
+
+	idx = malloc((s->nruns ? s->nruns : 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (i = 0; i < s->nruns; i++)
+		if (s->runs[i].part == p && is_pps_run(&s->runs[i]))
+			idx[n++] = i;
+	sort_set = s;
+	qsort(idx, n, sizeof(*idx), cmp_run_order);
+	for (i = 0; i < n; i++) {
+		const struct raw_run *r = &s->runs[idx[i]];
+		double ns = (double)r->pktgen.elapsed_us * 1000.0, dev;
+
+		while (wi < pf->nw && (double)pf->w[wi].total < PROF_SMALL_FRACTION * ns) {
+			wi++;
+			res->nskipped++;
+		}
+		if (wi == pf->nw) {
+			seterr(err, errlen, "%s: no window left for run %s (of part %s)", fname,
+			       r->name, s->parts[p].name);
+			ret = -EINVAL;
+			goto out;
+		}
+		dev = (double)pf->w[wi].total - ns;
+		if (fabs(dev) > o->tolerance * ns) {
+			seterr(err, errlen, "%s:%zu: window %lu (%" PRIu64 " instructions) is not "
+			       "run %s (pktgen: %llu us, %.0f ns): %+.2f%%, more than the "
+			       "tolerance %.2f%%", fname, pf->w[wi].line, pf->w[wi].n,
+			       pf->w[wi].total, r->name, r->pktgen.elapsed_us, ns,
+			       100.0 * dev / ns, 100.0 * o->tolerance);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (r->pktgen.sent && fabs(dev) / (double)r->pktgen.sent > res->max_mark_dev)
+			res->max_mark_dev = fabs(dev) / (double)r->pktgen.sent;
+		if (fabs(dev) / ns > res->max_mark_rel)
+			res->max_mark_rel = fabs(dev) / ns;
+		if (*nm == *cap) {
+			struct match *t;
+
+			*cap = *cap ? *cap * 2 : 64;
+			t = realloc(*m, *cap * sizeof(*t));
+			if (!t) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			*m = t;
+		}
+		(*m)[*nm].run = idx[i];
+		(*m)[(*nm)++].w = &pf->w[wi++];
+		res->nmatched++;
+	}
+	for (; wi < pf->nw; wi++) {
+		if (n && (double)pf->w[wi].total >= PROF_SMALL_FRACTION *
+		    (double)s->runs[idx[n - 1]].pktgen.elapsed_us * 1000.0) {
+			seterr(err, errlen, "%s:%zu: window %lu (%" PRIu64 " instructions) matches "
+			       "no pps run of part %s", fname, pf->w[wi].line, pf->w[wi].n,
+			       pf->w[wi].total, s->parts[p].name);
+			ret = -EINVAL;
+			goto out;
+		}
+		res->nskipped++;
+	}
+out:
+	free(idx);
+	return ret;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* every name of every matched window, sorted, unique */
+static int collect_names(const struct match *m, size_t nm, char ***names, size_t *nn)
+{
+	size_t i, j, k = 0, cap = 0;
+	char **v = NULL, **t;
+
+	for (i = 0; i < nm; i++)
+		for (j = 0; j < m[i].w->ne; j++) {
+			if (k == cap) {
+				cap = cap ? cap * 2 : 1024;
+				t = realloc(v, cap * sizeof(*t));
+				if (!t) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = t;
+			}
+			v[k++] = m[i].w->e[j].name;
+		}
+	qsort(v, k, sizeof(*v), cmp_strp);
+	for (i = 0, j = 0; i < k; i++)
+		if (!j || strcmp(v[j - 1], v[i]))
+			v[j++] = v[i];
+	*names = v;
+	*nn = j;
+	return 0;
+}
+
+static size_t name_id(char *const *names, size_t nn, const char *name)
+{
+	char *const *f = bsearch(&name, names, nn, sizeof(*names), cmp_strp);
+
+	return f ? (size_t)(f - names) : (size_t)-1;
+}
+
+/* a cell while it is built: its matches and dense mean vector */
+struct acell {
+	char key[RAW_KEY_LEN];
+	unsigned int row_index;
+	enum brnf_workload workload;
+	enum raw_dir dir;
+	double *vec;			/* mean over boots of instructions per packet */
+	double *pv;			/* per boot: measured value */
+	double *pp;			/* per boot: profiled instructions per packet */
+	size_t nboots;
+};
+
+static double run_ns_per_packet(const struct raw_run *r)
+{
+	return (double)r->pktgen.elapsed_us * 1000.0 / (double)r->pktgen.sent;
+}
+
+static bool usable(const struct raw_run *r)
+{
+	return r->pktgen.sent && !r->pktgen.errors;
+}
+
+/* the boots of cell @c: per boot its best run (or the mean of its runs) */
+static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
+		      char *const *names, size_t nn, const struct prof_opts *o,
+		      struct acell *c)
+{
+	size_t i, j, k, p, nparts = s->nparts;
+	double *bootvec;
+	int ret = -ENOMEM;
+
+	c->vec = calloc(nn ? nn : 1, sizeof(*c->vec));
+	c->pv = calloc(nparts ? nparts : 1, sizeof(*c->pv));
+	c->pp = calloc(nparts ? nparts : 1, sizeof(*c->pp));
+	bootvec = calloc(nn ? nn : 1, sizeof(*bootvec));
+	if (!c->vec || !c->pv || !c->pp || !bootvec)
+		goto out;
+	for (p = 0; p < nparts; p++) {
+		size_t nruns = 0, best = (size_t)-1;
+		double bestv = INFINITY, sumv = 0;
+
+		for (i = 0; i < nm; i++) {
+			const struct raw_run *r = &s->runs[m[i].run];
+
+			if (r->part != p || r->workload != c->workload || r->dir != c->dir ||
+			    strcmp(r->key, c->key) || !usable(r))
+				continue;
+			nruns++;
+			sumv += run_ns_per_packet(r);
+			if (run_ns_per_packet(r) < bestv) {
+				bestv = run_ns_per_packet(r);
+				best = i;
+			}
+		}
+		if (!nruns)
+			continue;
+		memset(bootvec, 0, nn * sizeof(*bootvec));
+		for (i = 0; i < nm; i++) {
+			const struct raw_run *r = &s->runs[m[i].run];
+			double w;
+
+			if (r->part != p || r->workload != c->workload || r->dir != c->dir ||
+			    strcmp(r->key, c->key) || !usable(r))
+				continue;
+			if (o->part_best && i != best)
+				continue;
+			w = o->part_best ? 1.0 : 1.0 / (double)nruns;
+			for (j = 0; j < m[i].w->ne; j++) {
+				k = name_id(names, nn, m[i].w->e[j].name);
+				bootvec[k] += w * (double)m[i].w->e[j].count /
+					      (double)r->pktgen.sent;
+			}
+		}
+		c->pv[c->nboots] = o->part_best ? bestv : sumv / (double)nruns;
+		c->pp[c->nboots] = 0;
+		for (k = 0; k < nn; k++) {
+			c->vec[k] += bootvec[k];
+			c->pp[c->nboots] += bootvec[k];
+		}
+		c->nboots++;
+	}
+	for (k = 0; k < nn && c->nboots; k++)
+		c->vec[k] /= (double)c->nboots;
+	ret = 0;
+out:
+	free(bootvec);
+	return ret;
+}
+
+static double mean_of(const double *v, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : NAN;
+}
+
+static const struct prof_cell *sort_cell;
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct prof_sym *x = a, *y = b;
+	double kx = sort_cell->is_base ? x->row : fabs(x->diff);
+	double ky = sort_cell->is_base ? y->row : fabs(y->diff);
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct prof_cell *x = a, *y = b;
+
+	if (x->workload != y->workload)
+		return (int)x->workload - (int)y->workload;
+	if (x->dir != y->dir)
+		return (int)x->dir - (int)y->dir;
+	if (x->row_index != y->row_index)
+		return x->row_index < y->row_index ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* fill result cell @pc from built cell @a against the baseline @b (maybe @a itself) */
+static int fill_cell(const struct acell *a, const struct acell *b, char *const *names,
+		     size_t nn, struct prof_cell *pc)
+{
+	struct stats_cell sr, sb;
+	struct stats_change ch;
+	size_t k, n = 0;
+
+	memset(pc, 0, sizeof(*pc));
+	snprintf(pc->key, sizeof(pc->key), "%s", a->key);
+	snprintf(pc->base_key, sizeof(pc->base_key), "%s", b->key);
+	pc->row_index = a->row_index;
+	pc->workload = a->workload;
+	pc->dir = a->dir;
+	pc->is_base = a == b;
+	pc->nboots = a->nboots;
+	pc->base_nboots = b->nboots;
+	pc->measured = mean_of(a->pv, a->nboots);
+	pc->base_measured = mean_of(b->pv, b->nboots);
+	pc->profiled = mean_of(a->pp, a->nboots);
+	pc->base_profiled = mean_of(b->pp, b->nboots);
+	pc->change_low = pc->change_high = NAN;
+	if (!pc->is_base && a->nboots > 1 && b->nboots > 1 &&
+	    !stats_compute(a->pv, a->nboots, &sr) && !stats_compute(b->pv, b->nboots, &sb) &&
+	    !stats_change(&sr, &sb, &ch) && ch.has_interval) {
+		pc->change_low = ch.low / 100.0 * sb.mean;
+		pc->change_high = ch.high / 100.0 * sb.mean;
+	}
+	pc->s = calloc(nn ? nn : 1, sizeof(*pc->s));
+	if (!pc->s)
+		return -ENOMEM;
+	for (k = 0; k < nn; k++) {
+		if (a->vec[k] == 0 && b->vec[k] == 0)
+			continue;
+		pc->s[n].name = strdup(names[k]);
+		if (!pc->s[n].name)
+			return -ENOMEM;
+		pc->s[n].row = a->vec[k];
+		pc->s[n].base = b->vec[k];
+		pc->s[n].diff = a->vec[k] - b->vec[k];
+		n++;
+	}
+	pc->ns = n;
+	sort_cell = pc;
+	qsort(pc->s, n, sizeof(*pc->s), cmp_sym);
+	return 0;
+}
+
+int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
+		   const char *const *names_of, const struct prof_opts *o,
+		   struct prof_result *res, char *err, size_t errlen)
+{
+	struct match *m = NULL;
+	struct acell *ac = NULL;
+	size_t nm = 0, mcap = 0, nn = 0, nac = 0, i, j, p;
+	char **names = NULL;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	for (p = 0; p < s->nparts; p++) {
+		if (!files[p])
+			continue;
+		ret = match_part(s, p, files[p], names_of[p], o, &m, &nm, &mcap, res, err,
+				 errlen);
+		if (ret)
+			goto out;
+	}
+	if (!nm) {
+		seterr(err, errlen, "no pps run with a profile");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = collect_names(m, nm, &names, &nn);
+	if (ret)
+		goto out_nomem;
+	/* the cells: distinct (key, workload, direction) of the matched runs */
+	ac = calloc(nm, sizeof(*ac));
+	if (!ac)
+		goto out_nomem;
+	for (i = 0; i < nm; i++) {
+		const struct raw_run *r = &s->runs[m[i].run];
+
+		for (j = 0; j < nac; j++)
+			if (ac[j].workload == r->workload && ac[j].dir == r->dir &&
+			    !strcmp(ac[j].key, r->key))
+				break;
+		if (j == nac) {
+			snprintf(ac[nac].key, sizeof(ac[nac].key), "%s", r->key);
+			ac[nac].row_index = r->row_index;
+			ac[nac].workload = r->workload;
+			ac[nac].dir = r->dir;
+			nac++;
+		} else if (r->row_index < ac[j].row_index) {
+			ac[j].row_index = r->row_index;
+		}
+	}
+	for (j = 0; j < nac; j++) {
+		ret = build_cell(s, m, nm, names, nn, o, &ac[j]);
+		if (ret)
+			goto out_nomem;
+	}
+	res->c = calloc(nac, sizeof(*res->c));
+	if (!res->c)
+		goto out_nomem;
+	for (j = 0; j < nac; j++) {
+		const struct acell *b = NULL;
+
+		if (!ac[j].nboots)
+			continue;
+		/* the baseline: the cell of the lowest row index of this workload and
+		 * direction (the matrix's first row) */
+		for (i = 0; i < nac; i++)
+			if (ac[i].workload == ac[j].workload && ac[i].dir == ac[j].dir &&
+			    ac[i].nboots && (!b || ac[i].row_index < b->row_index))
+				b = &ac[i];
+		ret = fill_cell(&ac[j], b, names, nn, &res->c[res->nc]);
+		res->nc++;
+		if (ret)
+			goto out_nomem;
+	}
+	qsort(res->c, res->nc, sizeof(*res->c), cmp_cell);
+	ret = 0;
+	goto out;
+
+out_nomem:
+	seterr(err, errlen, "out of memory");
+	ret = -ENOMEM;
+out:
+	for (j = 0; ac && j < nac; j++) {
+		free(ac[j].vec);
+		free(ac[j].pv);
+		free(ac[j].pp);
+	}
+	free(ac);
+	free(names);
+	free(m);
+	if (ret)
+		prof_result_free(res);
+	return ret;
+}
+
+void prof_result_free(struct prof_result *res)
+{
+	size_t i, k;
+
+	for (i = 0; i < res->nc; i++) {
+		for (k = 0; k < res->c[i].ns; k++)
+			free(res->c[i].s[k].name);
+		free(res->c[i].s);
+	}
+	free(res->c);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- output ---- */
+
+static void md_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '_' || *s == '*' || *s == '[' || *s == ']' ||
+		    *s == '`' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+void prof_write_md(FILE *f, const struct prof_result *res, size_t top)
+{
+	size_t i, k;
+
+	fprintf(f, "# Instructions per packet by kernel symbol\n\n");
+	fprintf(f, "From each boot's `raw/<part>/insn-profile.txt` (rig/profile/insn-profile.c: "
+		"every instruction the vCPU executed between pktgen's start and stop, by the "
+		"kernel symbol it belongs to) and the pps run each window was matched to: "
+		"%zu windows matched, %zu small ones (priming frames) passed over. A window's "
+		"instructions and its run's pktgen time (elapsed_us × 1000 ns) differ by at "
+		"most %.3f per packet (%.4f%% of the run).\n\n", res->nmatched, res->nskipped,
+		res->max_mark_dev, 100.0 * res->max_mark_rel);
+	fprintf(f, "A boot contributes its best run (part_value) or the mean of its runs, "
+		"as the matrix does; a cell is the mean over its boots. \"measured\" is "
+		"pktgen's ns/packet of the same runs, \"profiled\" the sum of every symbol's "
+		"instructions per packet.\n");
+	for (i = 0; i < res->nc; i++) {
+		const struct prof_cell *c = &res->c[i];
+		double rest_r = 0, rest_b = 0, rest_d = 0;
+
+		fprintf(f, "\n## %s %s: ", brnf_workloads[c->workload].name,
+			raw_dir_names[c->dir]);
+		md_escape(f, c->key);
+		if (c->is_base) {
+			fprintf(f, " (the baseline)\n\n%zu boot%s.\n\n", c->nboots,
+				c->nboots == 1 ? "" : "s");
+			fprintf(f, "| symbol | instructions/packet |\n|:--|--:|\n");
+			for (k = 0; k < c->ns && k < top; k++) {
+				fprintf(f, "| ");
+				md_escape(f, c->s[k].name);
+				fprintf(f, " | %.2f |\n", c->s[k].row);
+			}
+			for (; k < c->ns; k++)
+				rest_r += c->s[k].row;
+			if (c->ns > top)
+				fprintf(f, "| %zu other symbols | %.2f |\n", c->ns - top, rest_r);
+			fprintf(f, "| **all symbols (profiled)** | **%.2f** |\n", c->profiled);
+			fprintf(f, "| pktgen ns/packet (measured) | %.2f |\n", c->measured);
+			continue;
+		}
+		fprintf(f, " against ");
+		md_escape(f, c->base_key);
+		fprintf(f, "\n\n%zu boot%s against %zu.\n\n", c->nboots, c->nboots == 1 ? "" : "s",
+			c->base_nboots);
+		fprintf(f, "| symbol | row | baseline | difference |\n|:--|--:|--:|--:|\n");
+		for (k = 0; k < c->ns && k < top; k++) {
+			fprintf(f, "| ");
+			md_escape(f, c->s[k].name);
+			fprintf(f, " | %.2f | %.2f | %+.2f |\n", c->s[k].row, c->s[k].base,
+				c->s[k].diff);
+		}
+		for (; k < c->ns; k++) {
+			rest_r += c->s[k].row;
+			rest_b += c->s[k].base;
+			rest_d += c->s[k].diff;
+		}
+		if (c->ns > top)
+			fprintf(f, "| %zu other symbols | %.2f | %.2f | %+.2f |\n", c->ns - top,
+				rest_r, rest_b, rest_d);
+		fprintf(f, "| **all symbols (profiled)** | **%.2f** | **%.2f** | **%+.2f** |\n",
+			c->profiled, c->base_profiled, c->profiled - c->base_profiled);
+		fprintf(f, "| pktgen ns/packet (measured) | %.2f | %.2f | %+.2f", c->measured,
+			c->base_measured, c->measured - c->base_measured);
+		if (isnan(c->change_low))
+			fprintf(f, " (no interval: fewer than 2 boots) |\n");
+		else
+			fprintf(f, " [%+.2f, %+.2f] |\n", c->change_low, c->change_high);
+	}
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void prof_write_csv(FILE *f, const struct prof_result *res)
+{
+	size_t i, k;
+
+	fprintf(f, "workload,direction,row,baseline,boots,baseline_boots,symbol,"
+		"row_insn_per_packet,baseline_insn_per_packet,difference\n");
+	for (i = 0; i < res->nc; i++) {
+		const struct prof_cell *c = &res->c[i];
+
+		for (k = 0; k < c->ns; k++) {
+			fprintf(f, "%s,%s,", brnf_workloads[c->workload].name,
+				raw_dir_names[c->dir]);
+			csv_field(f, c->key);
+			fputc(',', f);
+			csv_field(f, c->base_key);
+			fprintf(f, ",%zu,%zu,", c->nboots, c->base_nboots);
+			csv_field(f, c->s[k].name);
+			fprintf(f, ",%.4f,%.4f,%.4f\n", c->s[k].row, c->s[k].base, c->s[k].diff);
+		}
+	}
+}

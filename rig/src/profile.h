@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profile: the instruction profiles of rig/profile/insn-profile.c (one file per boot,
+ * raw/<part>/insn-profile.txt) read, matched to the pps runs of the same boot, and
+ * attributed: per row, workload and direction, instructions per packet by kernel
+ * symbol and their difference against the baseline row.
+ *
+ * File format (written by the plugin; every line is checked):
+ *   brnf-insn-profile 1
+ *   symbols NSYMS PATH
+ *   markers START END
+ *   window N TOTAL          N = 1, 2, ... in order; TOTAL = the sum of its counts
+ *   COUNT NAME              COUNT > 0; a NAME twice in a window (local symbols of one
+ *   ...                     name in several files) is one symbol, the counts added
+ *   end N
+ *   summary windows N restarts R stray_ends S open_at_exit 0|1   (last line, needed:
+ *                           without it QEMU did not exit normally)
+ * Anything else is an error "FILE:LINE: what is wrong".
+ *
+ * Matching: the part's pps runs (schema 2 measure records of pps64/pps1514) in their
+ * order, against the windows in theirs. A window of fewer instructions than
+ * PROF_SMALL_FRACTION of the next run's pktgen time in ns (a priming frame's run) is
+ * passed over; the next one must lie within the tolerance of the run's pktgen time
+ * (elapsed_us x 1000 ns: under -icount shift=0 a nanosecond of guest time is one
+ * instruction), else it is an error naming both. A large window left over is an error.
+ */
+#ifndef BRNF_PROFILE_H
+#define BRNF_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "raw.h"
+
+#define PROF_SMALL_FRACTION 0.1
+
+struct prof_entry {
+	char *name;
+	uint64_t count;
+};
+
+struct prof_window {
+	unsigned long n;
+	uint64_t total;
+	size_t line;			/* of its "window" line */
+	struct prof_entry *e;		/* sorted by name, names unique */
+	size_t ne;
+};
+
+struct prof_file {
+	size_t nsyms;
+	char start[128], end[128];
+	struct prof_window *w;
+	size_t nw;
+	unsigned long restarts, stray_ends;
+	int open_at_exit;
+};
+
+/* Parse @text (@len bytes) named @name. 0, or -EINVAL ("NAME:LINE: ..." in err) or
+ * -ENOMEM. */
+int prof_parse(const char *name, const char *text, size_t len, struct prof_file *pf,
+	       char *err, size_t errlen);
+void prof_free(struct prof_file *pf);
+
+/* One symbol of a cell: mean instructions per packet over the cell's boots. */
+struct prof_sym {
+	char *name;
+	double row, base, diff;		/* diff = row - base */
+};
+
+/* A row, workload and direction: its boots' profiles against the baseline row's. */
+struct prof_cell {
+	char key[RAW_KEY_LEN];
+	char base_key[RAW_KEY_LEN];
+	unsigned int row_index;
+	enum brnf_workload workload;
+	enum raw_dir dir;
+	bool is_base;
+	size_t nboots, base_nboots;
+	/* means over boots, per packet: pktgen's ns (the measured value) and the profile's
+	 * instructions (the sum of its symbols) */
+	double measured, base_measured, profiled, base_profiled;
+	/* 95% Welch interval of the measured change (ns per packet); NAN when a side has
+	 * fewer than 2 boots */
+	double change_low, change_high;
+	struct prof_sym *s;		/* every symbol of either side, by |diff| (row's
+					 * value for the baseline), then name */
+	size_t ns;
+};
+
+struct prof_result {
+	struct prof_cell *c;
+	size_t nc;
+	size_t nmatched, nskipped;	/* windows matched to runs, small ones passed over */
+	double max_mark_dev;		/* largest |window - pktgen ns| / packets sent */
+	double max_mark_rel;		/* the same in parts of the run's ns */
+};
+
+struct prof_opts {
+	double tolerance;		/* a window's allowed deviation from its run's pktgen
+					 * time, a fraction (0.01) */
+	bool part_best;			/* a boot's value: its best run (else the mean) */
+};
+
+/*
+ * Attribute: @files[i] is part i's profile (NULL when the part has none: its runs are
+ * left out). 0, or -EINVAL with "FILE: ..." in err (names from @names[i], the files'
+ * paths), or -ENOMEM.
+ */
+int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
+		   const char *const *names, const struct prof_opts *o,
+		   struct prof_result *res, char *err, size_t errlen);
+void prof_result_free(struct prof_result *res);
+
+/* Markdown: per cell the @top symbols, the rest summed, the sums against the measured
+ * change. */
+void prof_write_md(FILE *f, const struct prof_result *res, size_t top);
+/* CSV: every symbol of every cell. */
+void prof_write_csv(FILE *f, const struct prof_result *res);
+
+#endif /* BRNF_PROFILE_H */
