@@ -45,7 +45,7 @@ $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 # rig/tests/unit/run.sh, which ends with "N passed, N failed".
 RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
 RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c workload.c \
-	rowstats.c rtables.c render.c rigfile.c errbuf.c file.c)
+	rowstats.c rtables.c render.c rigfile.c errbuf.c file.c ledger.c)
 RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
 RIG_UNIT_PKG_CFLAGS = $(eval RIG_UNIT_PKG_CFLAGS := $(call rig_pkg,--cflags json-c cmocka,))$(RIG_UNIT_PKG_CFLAGS)
