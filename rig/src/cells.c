@@ -241,7 +241,9 @@ static int verify_row(struct run *r, size_t i)
 		struct flow_opts fo = { 1, r->c.time, 0, d == 0, VERIFY_BYTES };
 
 		snprintf(sub, sizeof(sub), "%s/%s", dir, directions[d]);
-		err = mkdir_p(sub);
+		err = mkdir_new(sub);
+		if (err)
+			pr_err("mkdir %s: %s", sub, strerror(-err));
 		if (!err)
 			err = flows_run(r->fh, &fo, sub, bps);
 	}

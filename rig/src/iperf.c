@@ -381,7 +381,8 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 		err = wait_listening(fh[i].server, f[i].server, IPERF_PORT0 + i);
 	for (i = 0; i < n && !err; i++) {
 		snprintf(f[i].path, sizeof(f[i].path), "%s/flow-%u.json", dir, i);
-		f[i].out_fd = open(f[i].path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		f[i].out_fd = open(f[i].path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				   O_CLOEXEC, 0644);
 		f[i].err_fd = memfd_create("iperf3-err", MFD_CLOEXEC);
 		if (f[i].out_fd < 0 || f[i].err_fd < 0) {
 			err = -errno;
