@@ -15,6 +15,7 @@
 
 #include "iperf.h"
 #include "iperf_json.h"
+#include "ledger.h"
 #include "proc.h"
 #include "util.h"
 
@@ -289,9 +290,11 @@ static void remote_server_kill(const struct host *h, const char *dir)
 		 "p=$(cat \"$d/pid\" 2>/dev/null); "
 		 "case $p in ''|*[!0-9]*) ;; *) kill \"$p\" 2>/dev/null ;; esac; "
 		 "rm -rf \"$d\"", dir);
-	proc_ignore_stop(true);
+	sigset_t old;
+
+	ledger_block(&old);	/* also after a Ctrl-C: the server must end */
 	host_sh(h, script, NULL, 0, NULL, NULL, 10);
-	proc_ignore_stop(false);
+	ledger_unblock(&old);
 }
 
 static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int n)

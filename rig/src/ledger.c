@@ -74,9 +74,7 @@ int ledger_unwind(struct ledger *l)
 {
 	int ret = ledger_unwind_to(l, 0);
 
-	free(l->v);
-	l->v = NULL;
-	l->cap = 0;
+	ledger_abandon(l);
 	return ret;
 }
 
@@ -91,6 +89,13 @@ int ledger_run_one(struct ledger *l, int id)
 	err = run(&l->v[id]);
 	ledger_unblock(&old);
 	return err;
+}
+
+void ledger_abandon(struct ledger *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
 }
 
 void ledger_forget(struct ledger *l, int id)

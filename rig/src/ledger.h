@@ -43,6 +43,8 @@ int ledger_unwind(struct ledger *l);
 int ledger_run_one(struct ledger *l, int id);
 /* The step needs no undo any more (the results directory was committed). */
 void ledger_forget(struct ledger *l, int id);
+/* Let every undo go without running it (what was made is kept: `testbed up`). */
+void ledger_abandon(struct ledger *l);
 /* Block the stop signals for a section that must finish (nests: *old is restored by
  * ledger_unblock()). */
 void ledger_block(sigset_t *old);

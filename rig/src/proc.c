@@ -24,11 +24,17 @@
 #define MAX_CHILDREN 256
 
 static pid_t children[MAX_CHILDREN];
-static bool ignore_stop;
 
-void proc_ignore_stop(bool on)
+/* A stop asked for while the stop signals are blocked (an unwind, a restore that must
+ * finish, ledger.h) does not interrupt a wait. */
+static bool stop_asked(void)
 {
-	ignore_stop = on;
+	sigset_t cur;
+
+	if (!brnf_stop)
+		return false;
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	return !sigismember(&cur, SIGINT);
 }
 
 static void child_add(pid_t pid)
@@ -56,14 +62,22 @@ static void child_exec(pid_t parent, const char *ns, char *const argv[], int in_
 {
 	int null = open("/dev/null", O_RDWR);
 
+	sigset_t none;
+
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* brnf died before the line above: we were reparented. Not getppid() == 1,
 	 * which is always true when brnf itself is PID 1 (a container's entrypoint). */
 	if (getppid() != parent)
 		_exit(127);
+	/* A process group of its own: a Ctrl-C at the terminal reaches brnf alone, which
+	 * ends its children itself, and never the ssh and nft of a restore half-way. */
+	setpgid(0, 0);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (ns) {
 		if (netns_enter(ns))
 			_exit(127);
@@ -87,6 +101,7 @@ pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, i
 		return -errno;
 	if (pid == 0)
 		child_exec(parent, ns, argv, in_fd, out_fd, err_fd);
+	setpgid(pid, pid);	/* as the child does: whichever runs first */
 	child_add(pid);
 	return pid;
 }
@@ -135,7 +150,7 @@ int proc_wait(pid_t pid, double timeout)
 			return r;
 		if (r == 0)
 			return status;
-		if (brnf_stop && !ignore_stop)
+		if (stop_asked())
 			return -EINTR;
 		if (timeout >= 0 && now_sec() > end)
 			return -ETIMEDOUT;

@@ -54,10 +54,9 @@ struct run {
 	struct flow_hosts fh[IPERF_MAX_FLOWS];
 	bool *unsupported;		/* per matrix row: needs br_netfilter, the AP has none */
 	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
+	struct ledger undo;		/* every step's undo (cmd_run.c), one unwind */
 	struct testbed tb;
-	bool tb_up;
 	struct results res;
-	bool res_open;
 	unsigned int wl[WL_N];		/* the workloads, in the order they run */
 	unsigned int nwl;
 	unsigned int repeat_mask;	/* 1 << workload: measured in repetitions 2..R too */

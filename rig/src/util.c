@@ -157,7 +157,9 @@ static void on_signal(int sig)
 
 void signals_install(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* SA_RESTART: a read or write the signal lands in is not cut short; the loops
+	 * look at brnf_stop */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

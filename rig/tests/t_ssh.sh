@@ -15,7 +15,9 @@
 # and that leaves the AP as it was; an unreachable host; a refused key; a
 # station without iperf3; an AP without br_netfilter; SIGTERM and Ctrl-C
 # mid-run restore the AP's settings (sysctls, bridge flags, nft ruleset,
-# mangle); after SIGKILL the script brnf left restores them.
+# mangle), also with a second Ctrl-C during the restore; a ruleset the AP's kernel
+# refuses leaves the AP's own ruleset in place (one nft transaction); after SIGKILL
+# the script brnf left restores them.
 #
 # Stand-ins, all inside each sshd's own mount namespace (ip netns exec makes
 # one); nothing outside it changes:
@@ -339,6 +341,78 @@ check "Ctrl-C: the AP's own settings are back" state_same "$TMPD/state.own"
 check "Ctrl-C: no ssh connection left" no_ssh_left
 check "Ctrl-C: no iperf3 left in the test bed" no_iperf
 check "Ctrl-C: no iperf3 state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
+
+# --- Ctrl-C twice, the second while the AP is being restored: the restore finishes
+# (brnf blocks the stop signals while it unwinds, and its ssh and nft children are in
+# process groups of their own, so a Ctrl-C at the terminal never reaches them)
+setsid ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 \
+	--omit 0 --reps 2 --flows 2 --out "$TMPD/c2" --no-render > /dev/null 2> "$TMPD/err.c2" &
+pid=$!
+startedc2() { ls -d "$TMPD"/c2.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
+if wait_for 60 startedc2; then
+	ok "Ctrl-C twice: run over ssh started"
+else
+	not_ok "Ctrl-C twice: run over ssh started"
+	sed 's/^/# /' "$TMPD/err.c2"
+fi
+# the first, then one every 50 ms to the whole group until brnf is gone; n counts those
+# sent while the restore was under way
+n=0
+i=0
+while kill -0 "$pid" 2> /dev/null && [ "$i" -lt 600 ]; do
+	kill -INT -"$pid" 2> /dev/null || true
+	grep -q 'restoring the settings of ap' "$TMPD/err.c2" && n=$((n + 1))
+	i=$((i + 1))
+	sleep 0.05
+done
+set +e
+wait "$pid"
+rc=$?
+set -e
+echo "# $i SIGINTs to the process group, $n of them during the restore"
+check "Ctrl-C twice: exit 130" test "$rc" -eq 130
+check "Ctrl-C twice: Ctrl-C came again during the restore" test "$n" -ge 1
+check "Ctrl-C twice: the AP's own settings are back (sysctls, flags, nft, mangle)" \
+	state_same "$TMPD/state.own"
+check "Ctrl-C twice: the restore says nothing failed" sh -c "! grep -q 'NOT restored' '$TMPD/err.c2'"
+check "Ctrl-C twice: the restore script is gone (the AP read back as saved)" \
+	test ! -e "/run/brnf/$pid.ap-restore.sh"
+check "Ctrl-C twice: no ssh connection left" no_ssh_left
+check "Ctrl-C twice: no iperf3 left in the test bed" no_iperf
+[ "$rc" -eq 130 ] || sed 's/^/# /' "$TMPD/err.c2" | tail -5
+
+# --- a ruleset the AP's kernel refuses (a nat chain on the forward hook: refused when
+# the transaction is committed): the flush and the load are one nft transaction, so
+# the AP keeps its own ruleset, the very tables (same handles), never flushed
+mkdir "$TMPD/data"
+cp -r "$TOPDIR/rig/rulesets" "$TOPDIR/rig/rigs" "$TOPDIR/rig/matrices" "$TMPD/data/"
+n=$(wc -l < "$TMPD/data/rulesets/openwrt.nft")
+printf 'table ip brnf_refused {\n\tchain c {\n\t\ttype nat hook forward priority 0;\n\t}\n}\n' \
+	>> "$TMPD/data/rulesets/openwrt.nft"
+printf 'global=0 local=- ruleset=openwrt\n' > "$TMPD/refused.matrix"
+ip netns exec "$AP" nft -a list ruleset > "$TMPD/handles.before"
+set +e
+in_pc env BRNF_DATADIR="$TMPD/data" "$BRNF" run --rig "$TMPD/ok.rig" --matrix "$TMPD/refused.matrix" \
+	--time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/rf" --no-render > /dev/null 2> "$TMPD/err.rf"
+rc=$?
+set -e
+ip netns exec "$AP" nft -a list ruleset > "$TMPD/handles.after"
+check "refused ruleset on the AP: exit 1" test "$rc" -eq 1
+if [ "$(grep -vc 'restoring the settings of' "$TMPD/err.rf")" -eq 1 ] &&
+   grep -q "ap (ssh root@198.18.2.1): ruleset openwrt (.*/openwrt.nft) does not load on this kernel .*/openwrt.nft:$((n + 2)):.*Operation not supported" "$TMPD/err.rf"; then
+	ok "refused ruleset on the AP: one line naming the AP, the file and its line $((n + 2))"
+else
+	not_ok "refused ruleset on the AP: one line naming the AP, the file and its line $((n + 2))"
+	sed 's/^/# /' "$TMPD/err.rf"
+fi
+if cmp -s "$TMPD/handles.before" "$TMPD/handles.after"; then
+	ok "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)"
+else
+	not_ok "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)"
+	diff "$TMPD/handles.before" "$TMPD/handles.after" | sed 's/^/# /' | head -10
+fi
+check "refused ruleset on the AP: its settings as before" state_same "$TMPD/state.own"
+check "refused ruleset on the AP: no results" sh -c "! ls -d '$TMPD'/rf '$TMPD'/rf.tmp.* 2>/dev/null"
 
 # --- SIGKILL cannot be caught: the script brnf left in /run/brnf puts the AP back
 ls -d /tmp/brnf-ssh.* > "$TMPD/ctl.before" 2> /dev/null || true
