@@ -488,3 +488,36 @@ for p in $(ip netns pids "$PC"); do
 done
 kill "$(cat "$TMPD/sshd_hostile.pid")" 2> /dev/null || true
 rm -f /tmp/brnf-iperf3-5201.pid
+
+# --- a stale iperf3 server on the port (another user's, or one a killed run left): brnf
+# measures only its own server, found by the listening socket's inode among that
+# server's fds, so its server failing to bind is an error, not a measurement of the
+# stale one. Over ssh (the PC's sshd) and through the netns transport.
+ip netns exec "$PC" iperf3 -s -p 5201 > /dev/null 2>&1 &
+stale=$!
+wait_for 5 sh -c "ip netns exec '$PC' ss -Hltn 'sport = :5201' | grep -q 5201"
+rig stalessh "" "role=sta transport=netns netns=$STA addr=198.18.1.2" "$PC_SSH"
+rig stalens "" "role=sta transport=netns netns=$STA addr=198.18.1.2" \
+	"role=pc transport=netns netns=$PC addr=198.18.2.2"
+for t in ssh ns; do
+	set +e
+	in_pc "$BRNF" run --rig "$TMPD/stale$t.rig" --matrix "$TMPD/one.matrix" --workloads tcp \
+		--time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/stale$t" --no-render \
+		> /dev/null 2> "$TMPD/err.stale$t"
+	rc=$?
+	set -e
+	check "stale iperf3 server on the pc ($t): the run fails (exit 1)" test "$rc" -eq 1
+	if grep -q 'iperf3 server on pc (.*) port 5201 exited (status 1) before listening' \
+		"$TMPD/err.stale$t"; then
+		ok "stale iperf3 server on the pc ($t): says its own server did not listen"
+	else
+		not_ok "stale iperf3 server on the pc ($t): says its own server did not listen"
+		sed 's/^/# /' "$TMPD/err.stale$t" | tail -5
+	fi
+	check "stale iperf3 server on the pc ($t): nothing measured" \
+		sh -c "! ls -d '$TMPD'/stale$t '$TMPD'/stale$t.tmp.* 2>/dev/null"
+	check "stale iperf3 server on the pc ($t): it is left alone" kill -0 "$stale"
+done
+kill "$stale" 2> /dev/null || true
+wait "$stale" 2> /dev/null || true
+check "stale iperf3 server: the AP unchanged" state_same "$TMPD/state.own"
