@@ -5,6 +5,7 @@
  * so a signal can end them all.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -120,11 +121,66 @@ static int decode(int status)
 	return 255;
 }
 
+static bool is_child(pid_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * As PID 1 (a container's entrypoint) brnf inherits every orphan of its pid
+ * namespace (a daemonized ssh master, what a child left behind) and must reap
+ * them, or they stay zombies. Only zombies whose parent is brnf and that are none
+ * of its own children (whose status a wait of its own collects). At most every
+ * 100 ms: it reads /proc.
+ */
+static void reap_orphans(void)
+{
+	static double last;
+	char path[64], buf[512], *p;
+	struct dirent *de;
+	int ppid, fd;
+	ssize_t n;
+	pid_t pid;
+	char st;
+	DIR *d;
+
+	if (getpid() != 1 || now_sec() - last < 0.1)
+		return;
+	last = now_sec();
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		pid = atoi(de->d_name);
+		if (pid <= 1 || is_child(pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		p = strrchr(buf, ')');	/* after the command name, which may hold anything */
+		if (p && sscanf(p + 1, " %c %d", &st, &ppid) == 2 && st == 'Z' && ppid == 1)
+			waitpid(pid, NULL, WNOHANG);
+	}
+	if (d)
+		closedir(d);
+}
+
 int proc_poll(pid_t pid, int *status)
 {
 	int st;
-	pid_t r = waitpid(pid, &st, WNOHANG);
+	pid_t r;
 
+	reap_orphans();
+	r = waitpid(pid, &st, WNOHANG);
 	if (r < 0) {
 		child_del(pid);
 		return -errno;
@@ -228,6 +284,7 @@ int proc_run(const char *ns, char *const argv[], char **out, char **err, double 
 
 void proc_kill_all(void)
 {
+	reap_orphans();
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	unsigned int i, n;
 	double end;

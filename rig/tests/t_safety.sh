@@ -6,7 +6,8 @@
 # - an AP with transport=local (this machine's firewall) is refused without
 #   --local-ap, with one line saying what would be replaced;
 # - `brnf rig check` (it only parses) works as a normal user;
-# - brnf works as PID 1 (a container's entrypoint: its children see getppid() 1);
+# - brnf works as PID 1 (a container's entrypoint: its children see getppid() 1) and
+#   reaps the orphans it inherits there;
 # - a namespace under the name a run will use is refused and left alone; runs that
 #   are PID 1 side by side (and their kept test beds) never touch each other;
 # - a link planted as the temporary results directory is never written through;
@@ -34,6 +35,7 @@ foreign_intact() {
 	ip netns exec brnf1-mylab ip link show mylab0 > /dev/null 2>&1
 }
 printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+printf 'global=0 local=-\nglobal=1 local=-\n' > "$TMPD/two.matrix"
 set +e
 "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 \
 	--out "$TMPD/f" --no-render > /dev/null 2> "$TMPD/err.f"
@@ -104,6 +106,33 @@ check "as PID 1: a run succeeds" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1" | tail -5
 check "as PID 1: both directions measured" test "$(measured_runs "$TMPD/pid1" | wc -l)" -eq 2
 check "as PID 1: no namespaces left" no_brnf_netns
+
+# --- as PID 1 brnf reaps the orphans it inherits. An iperf3 on PATH that leaves an
+# orphan behind (a double fork, as a daemonizing ssh master does) and then is the real
+# iperf3: mid-run, no such orphan may be left a zombie under brnf.
+mkdir "$TMPD/orph"
+cp "$(command -v sleep)" "$TMPD/orph/orphan_sleep"
+cat > "$TMPD/orph/iperf3" <<EOS
+#!/bin/sh
+( "$TMPD/orph/orphan_sleep" 0.05 & )
+exec $(command -v iperf3) "\$@"
+EOS
+chmod +x "$TMPD/orph/iperf3"
+zombies() { ps -eo stat=,comm= | grep -c '^Z.* orphan_sleep$' || true; }
+PATH="$TMPD/orph:$PATH" unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/two.matrix" \
+	--workloads tcp --time 2 --omit 0 --reps 1 --flows 2 --out "$TMPD/orph-out" --no-render \
+	> /dev/null 2> "$TMPD/err.orph" &
+orph=$!
+wait_for 30 sh -c "ls -d '$TMPD'/orph-out.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1" || true
+sleep 1
+z=$(zombies)
+set +e
+wait "$orph"
+rc=$?
+set -e
+check "as PID 1: the run with orphans succeeds" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.orph" | tail -5
+check "as PID 1: no orphan left a zombie mid-run ($z found)" test "$z" -eq 0
 
 # --- a namespace under the name a run will use (brnf1-ap: the run is PID 1) is refused
 # and left alone with what runs in it; the run deletes nothing by name alone
