@@ -303,17 +303,6 @@ static int finish(struct run *r, double t0, const char *date_start)
 	return provenance_write(r->res.part, &p);
 }
 
-int run_testbed_renew(struct run *r)
-{
-	int err;
-
-	proc_kill_all();
-	err = testbed_renew(&r->tb);
-	if (err)
-		pr_err("the test bed could not be built again (--fresh-testbed)");
-	return err;
-}
-
 /* --- the undos of a run's steps (ledger.h), each pushed once its step succeeded */
 
 static int undo_lock(void *arg)

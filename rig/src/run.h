@@ -80,10 +80,6 @@ int preflight_workloads(struct run *r);
  * or iif) once; nothing stays loaded. */
 int preflight_rulesets(struct run *r);
 
-/* cmd_run.c: the namespace test bed built again (--fresh-testbed), between two
- * repetitions; whatever ran in it killed first. */
-int run_testbed_renew(struct run *r);
-
 /* cells.c: for rep, for row, for workload, for direction, one measured run; then
  * each row's verification pass. -EINTR on a signal. */
 int run_cells(struct run *r);
