@@ -57,18 +57,11 @@ n=$(wc -l < "$TMPD/data/rulesets/openwrt.nft")
 printf 'table ip brnf_refused {\n\tchain c {\n\t\ttype nat hook forward priority 0;\n\t}\n}\n' \
 	>> "$TMPD/data/rulesets/openwrt.nft"
 printf 'ruleset=openwrt\n' > "$TMPD/refused.matrix"
-set +e
-BRNF_DATADIR="$TMPD/data" "$BRNF" run --matrix "$TMPD/refused.matrix" --workloads tcp --time 1 --omit 0 --reps 1 \
-	--flows 1 --out "$TMPD/rf" 2> "$TMPD/err"; rc=$?
-set -e
+run_rc env BRNF_DATADIR="$TMPD/data" "$BRNF" run --matrix "$TMPD/refused.matrix" --workloads tcp \
+	--time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/rf" 2> "$TMPD/err"
 check "ruleset the kernel refuses: exit 1" test "$rc" -eq 1
-if grep -q "ruleset openwrt (.*/openwrt.nft) does not load on this kernel .*/openwrt.nft:$((n + 2)):.*Operation not supported" "$TMPD/err" &&
-   [ "$(wc -l < "$TMPD/err")" -eq 1 ]; then
-	ok "ruleset the kernel refuses: one line naming the file and its line $((n + 2))"
-else
-	not_ok "ruleset the kernel refuses: one line naming the file and its line $((n + 2))"
-	sed 's/^/# /' "$TMPD/err"
-fi
+one_line "ruleset the kernel refuses: one line naming the file and its line $((n + 2))" \
+	"$TMPD/err" "ruleset openwrt (.*/openwrt.nft) does not load on this kernel .*/openwrt.nft:$((n + 2)):.*Operation not supported"
 check "ruleset the kernel refuses: cleaned up" sh -c "no_ns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }; no_ns && ! ls -d '$TMPD'/rf.tmp.* '$TMPD'/rf 2>/dev/null"
 
 # A failing flow (iperf3 client error JSON, exit 1) and a missing iperf3:

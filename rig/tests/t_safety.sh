@@ -126,10 +126,7 @@ orph=$!
 wait_for 30 sh -c "ls -d '$TMPD'/orph-out.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1" || true
 sleep 1
 z=$(zombies)
-set +e
-wait "$orph"
-rc=$?
-set -e
+run_rc wait "$orph"
 check "as PID 1: the run with orphans succeeds" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.orph" | tail -5
 check "as PID 1: no orphan left a zombie mid-run ($z found)" test "$z" -eq 0
@@ -141,19 +138,18 @@ ip netns add brnf1-ap
 ip netns exec brnf1-ap ip link add squat0 type dummy
 ip netns exec brnf1-ap sleep 600 &
 squatter=$!	# ip netns exec execs sleep
-set +e
-unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
-	--flows 1 --out "$TMPD/sq" --no-render > /dev/null 2> "$TMPD/err.sq"
-rc=$?
-set -e
+# pid1_run NAME ARGS...: a one-row run as PID 1, --out $TMPD/NAME, stderr in
+# $TMPD/err.NAME, exit status in $rc
+pid1_run() {
+	_n=$1
+	shift
+	run_rc unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 \
+		--reps 1 --flows 1 --out "$TMPD/$_n" --no-render "$@" > /dev/null 2> "$TMPD/err.$_n"
+}
+pid1_run sq
 check "a namespace named as the run's: the run refuses (exit 1)" test "$rc" -eq 1
-if [ "$(wc -l < "$TMPD/err.sq")" -eq 1 ] &&
-   grep -q 'network namespace brnf1-ap exists already and is not this run.s; it is left alone' "$TMPD/err.sq"; then
-	ok "a namespace named as the run's: one line naming it"
-else
-	not_ok "a namespace named as the run's: one line naming it"
-	sed 's/^/# /' "$TMPD/err.sq"
-fi
+one_line "a namespace named as the run's: one line naming it" "$TMPD/err.sq" \
+	'network namespace brnf1-ap exists already and is not this run.s; it is left alone' 
 check "a namespace named as the run's: it is still there, its link too" \
 	ip netns exec brnf1-ap ip link show squat0
 check "a namespace named as the run's: the process in it is alive" kill -0 "$squatter"
@@ -169,12 +165,10 @@ FOREIGN=
 # --- runs that are PID 1 in pid namespaces of their own, side by side: two kept test
 # beds (testbed up) get names of their own, a run beside them leaves both alone
 tb_ns() { awk -v r="$2" '$1 == r { print $2 }' "$1"; }
-set +e
-unshare -fp --mount-proc "$BRNF" testbed up > "$TMPD/tb1" 2> "$TMPD/err.tb1"
-rc1=$?
-unshare -fp --mount-proc "$BRNF" testbed up > "$TMPD/tb2" 2> "$TMPD/err.tb2"
-rc2=$?
-set -e
+run_rc unshare -fp --mount-proc "$BRNF" testbed up > "$TMPD/tb1" 2> "$TMPD/err.tb1"
+rc1=$rc
+run_rc unshare -fp --mount-proc "$BRNF" testbed up > "$TMPD/tb2" 2> "$TMPD/err.tb2"
+rc2=$rc
 check "two PID-1 testbed up: both succeed" test "$rc1 $rc2" = "0 0"
 sed 's/^/# /' "$TMPD/err.tb1" "$TMPD/err.tb2"
 AP1=$(tb_ns "$TMPD/tb1" ap)
@@ -196,29 +190,22 @@ beds_intact() {
 		kill -0 "$keeper1" && kill -0 "$keeper2"
 }
 check "two PID-1 testbed up: the first is intact after the second" beds_intact
-set +e
-unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
-	--flows 1 --out "$TMPD/pid1b" --no-render > /dev/null 2> "$TMPD/err.p1b"
-rc=$?
-set -e
+pid1_run pid1b
 check "a PID-1 run beside two PID-1 test beds: exit 0" test "$rc" -eq 0
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1b" | tail -5
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.pid1b" | tail -5
 check "a PID-1 run beside two PID-1 test beds: both intact, their processes alive" beds_intact
 check "a PID-1 run beside two PID-1 test beds: removed no namespace" \
-	sh -c "! grep -q 'removed network namespace' '$TMPD/err.p1b'"
+	sh -c "! grep -q 'removed network namespace' '$TMPD/err.pid1b'"
 # two PID-1 runs at once: the second refuses (the run lock) and touches nothing of the first
 unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 3 --omit 0 --reps 1 \
 	--flows 1 --out "$TMPD/pid1c" --no-render > /dev/null 2> "$TMPD/err.p1c" &
 first=$!
 wait_for 30 sh -c "ls -d '$TMPD'/pid1c.tmp.*/raw/running/runs/0000-* > /dev/null 2>&1" || true
-set +e
-unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
-	--flows 1 --out "$TMPD/pid1d" --no-render > /dev/null 2> "$TMPD/err.p1d"
-rc2=$?
-wait "$first"
-rc1=$?
-set -e
-check "two PID-1 runs at once: the second refuses" sh -c "[ $rc2 -eq 1 ] && grep -q 'another brnf run' '$TMPD/err.p1d'"
+pid1_run pid1d
+rc2=$rc
+run_rc wait "$first"
+rc1=$rc
+check "two PID-1 runs at once: the second refuses" sh -c "[ $rc2 -eq 1 ] && grep -q 'another brnf run' '$TMPD/err.pid1d'"
 check "two PID-1 runs at once: the first completes" test "$rc1" -eq 0
 [ "$rc1" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1c" | tail -5
 check "two PID-1 runs at once: the kept test beds are still intact" beds_intact
@@ -232,14 +219,10 @@ check "testbed down removes both PID-1 test beds" \
 # (<out>.tmp.1 for a run that is PID 1) is refused, never written through
 mkdir "$TMPD/victim"
 ln -s "$TMPD/victim" "$TMPD/planted.tmp.1"
-set +e
-unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 \
-	--flows 1 --out "$TMPD/planted" --no-render > /dev/null 2> "$TMPD/err.pl"
-rc=$?
-set -e
+pid1_run planted
 check "a link planted as the temporary results directory: exit 1" test "$rc" -eq 1
-check "a link planted as the temporary results directory: one line saying so" \
-	sh -c "[ \$(wc -l < '$TMPD/err.pl') -eq 1 ] && grep -q 'mkdir .*/planted.tmp.1: File exists' '$TMPD/err.pl'"
+one_line "a link planted as the temporary results directory: one line saying so" \
+	"$TMPD/err.planted" 'mkdir .*/planted.tmp.1: File exists' 
 check "a link planted as the temporary results directory: nothing written through it" \
 	sh -c "[ -z \"\$(ls -A '$TMPD/victim')\" ] && [ -L '$TMPD/planted.tmp.1' ] && [ ! -e '$TMPD/planted' ]"
 check "a link planted as the temporary results directory: no namespaces left" no_brnf_netns

@@ -20,12 +20,16 @@ for f in "$SRC"/*.c "$SRC"/*.h; do
 	done
 done | sort -u > "$TMPD/deps"
 check "rig/src: $(wc -l < "$TMPD/deps") include edges between modules" test -s "$TMPD/deps"
-if tsort "$TMPD/deps" > /dev/null 2> "$TMPD/loop"; then
-	ok "rig/src: no #include cycle between modules"
-else
-	not_ok "rig/src: no #include cycle between modules"
-	sed 's/^/# /' "$TMPD/loop"
-fi
+# no_cycle "what" EDGES: ok when the "from to" lines of EDGES have no cycle
+no_cycle() {
+	if tsort "$2" > /dev/null 2> "$TMPD/loop"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/# /' "$TMPD/loop"
+	fi
+}
+no_cycle "rig/src: no #include cycle between modules" "$TMPD/deps"
 
 # "caller callee" for every symbol a module's object uses that another one defines
 OBJ=$(cd "$(dirname "$BRNF")/../rig" && pwd)
@@ -39,12 +43,7 @@ for o in "$OBJ"/*.o; do
 done | sort > "$TMPD/uses"
 join "$TMPD/uses" "$TMPD/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u > "$TMPD/calls"
 check "rig/src: $(wc -l < "$TMPD/calls") call edges between modules (from $OBJ)" test -s "$TMPD/calls"
-if tsort "$TMPD/calls" > /dev/null 2> "$TMPD/callloop"; then
-	ok "rig/src: no call cycle between modules"
-else
-	not_ok "rig/src: no call cycle between modules"
-	sed 's/^/# /' "$TMPD/callloop"
-fi
+no_cycle "rig/src: no call cycle between modules" "$TMPD/calls"
 
 (cd "$SRC" && grep -l -E '\<mnl_[a-z_]+ *\(|<libmnl/' -- *.c *.h) > "$TMPD/mnl" || true
 check "rig/src: only nl.c calls or includes libmnl ($(tr '\n' ' ' < "$TMPD/mnl"))" \
