@@ -148,26 +148,6 @@ const struct opt run_opts[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-/* Rows that set no ruleset= get --ruleset: look at the row's own line. */
-static bool line_has_ruleset(const char *text, unsigned int line)
-{
-	const char *p = text, *e;
-	unsigned int n = 1;
-
-	while (n < line && (p = strchr(p, '\n')))
-		p++, n++;
-	if (!p)
-		return false;
-	e = strchrnul(p, '\n');
-	for (const char *q = p; q < e; q++) {
-		if (*q == '#')
-			break;
-		if ((q == p || q[-1] == ' ' || q[-1] == '\t') && !strncmp(q, "ruleset=", 8))
-			return true;
-	}
-	return false;
-}
-
 /* Files of the data directory are named as in the repository: rig/... */
 static const char *source_name(const char *path)
 {
@@ -182,7 +162,6 @@ static const char *source_name(const char *path)
 
 static int rows_prepare(struct run *r)
 {
-	char *text = NULL;
 	size_t i;
 
 	r->rows = calloc(r->m.nrows, sizeof(*r->rows));
@@ -191,15 +170,13 @@ static int rows_prepare(struct run *r)
 	r->unsupported = calloc(r->m.nrows, sizeof(*r->unsupported));
 	if (!r->rows || !r->source || !r->ran || !r->unsupported)
 		return -ENOMEM;
-	if (r->c.ruleset && read_file(r->matrix_path, &text, NULL))
-		text = NULL;
 	for (i = 0; i < r->m.nrows; i++) {
 		struct brnf_row *row = &r->rows[i];
 
 		*row = r->m.rows[i];
 		snprintf(r->source[i], sizeof(r->source[i]), "%s:%u", source_name(r->matrix_path),
 			 row->line);
-		if (r->c.ruleset && text && !line_has_ruleset(text, row->line))
+		if (r->c.ruleset && !row->ruleset_set)
 			snprintf(row->ruleset, sizeof(row->ruleset), "%s", r->c.ruleset);
 		if (r->c.only_kernel) {
 			r->ran[i] = !strcmp(row->kernel, r->c.only_kernel);
@@ -211,7 +188,6 @@ static int rows_prepare(struct run *r)
 		}
 		r->nran += r->ran[i];
 	}
-	free(text);
 	if (!r->nran) {
 		pr_err("%s: no row for kernel %s", r->matrix_path,
 		       r->c.only_kernel ? r->c.only_kernel : r->c.kernel_label);
