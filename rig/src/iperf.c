@@ -240,8 +240,8 @@ static void flow_overrun_report(const struct flow_hosts *fh, unsigned int i)
 static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned int n,
 			double timeout)
 {
-	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	double end = now_sec() + timeout;
+	pid_t pids[IPERF_MAX_FLOWS];
 	unsigned int i, running;
 	int ret = 0;
 
@@ -250,7 +250,7 @@ static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned in
 			if (f[i].status >= 0)
 				continue;
 			if (proc_poll(f[i].client, &f[i].status) != 0)
-				running++;
+				pids[running++] = f[i].client;
 		}
 		if (!running)
 			return 0;
@@ -258,8 +258,8 @@ static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned in
 			ret = -EINTR;
 		else if (now_sec() > end)
 			ret = -ETIMEDOUT;
-		else
-			nanosleep(&tick, NULL);
+		else	/* asleep until a client ends: the flows are measured meanwhile */
+			proc_sleep(pids, running, end - now_sec());
 	} while (!ret);
 	for (i = 0; i < n && ret == -ETIMEDOUT; i++)
 		if (f[i].status < 0)

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,11 +194,65 @@ int proc_poll(pid_t pid, int *status)
 	return 0;
 }
 
+#ifdef SYS_pidfd_open
+static int pidfd_open(pid_t pid)
+{
+	return syscall(SYS_pidfd_open, pid, 0);
+}
+#else
+static int pidfd_open(pid_t pid)
+{
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
+
+void proc_sleep(const pid_t *pids, unsigned int n, double timeout)
+{
+	struct pollfd pfd[PROC_SLEEP_MAX];
+	struct timespec ts, *tsp = NULL;
+	sigset_t stop, old;
+	unsigned int m = 0, i;
+	int fd;
+
+	for (i = 0; i < n && m < PROC_SLEEP_MAX; i++) {
+		fd = pidfd_open(pids[i]);
+		if (fd < 0)
+			break;
+		pfd[m++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	}
+	if (i < n) {
+		/* no pidfd (a kernel before 5.3): a short tick, as before */
+		const struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&tick, NULL);
+		goto out_close;
+	}
+	if (getpid() == 1 && (timeout < 0 || timeout > 0.1))
+		timeout = 0.1;		/* reap_orphans() */
+	if (timeout >= 0) {
+		ts.tv_sec = (time_t)timeout;
+		ts.tv_nsec = (long)((timeout - ts.tv_sec) * 1e9);
+		tsp = &ts;
+	}
+	/* the stop signals come in only inside ppoll(): none is lost between the look at
+	 * brnf_stop and the sleep (unless they were blocked before: an unwind) */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (!brnf_stop || sigismember(&old, SIGINT))
+		ppoll(pfd, m, tsp, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out_close:
+	for (i = 0; i < m; i++)
+		close(pfd[i].fd);
+}
+
 int proc_wait(pid_t pid, double timeout)
 {
-	/* 0.25 ms doubling to 20 ms: short commands (a read over ssh) are not
-	 * rounded up to a whole tick, long ones cost no more wakeups than before. */
-	struct timespec tick = { 0, 250 * 1000 };
 	double end = now_sec() + timeout;
 	int status, r;
 
@@ -210,9 +266,8 @@ int proc_wait(pid_t pid, double timeout)
 			return -EINTR;
 		if (timeout >= 0 && now_sec() > end)
 			return -ETIMEDOUT;
-		nanosleep(&tick, NULL);
-		if (tick.tv_nsec < 20 * 1000 * 1000)
-			tick.tv_nsec *= 2;
+		/* asleep until it exits: no periodic wakeup (in a guest they are measured) */
+		proc_sleep(&pid, 1, timeout >= 0 ? end - now_sec() : -1);
 	}
 }
 

@@ -23,6 +23,14 @@ pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, i
  * The child is still running after -ETIMEDOUT/-EINTR.
  */
 int proc_wait(pid_t pid, double timeout);
+/*
+ * Sleep until one of pids[0..n) (at most PROC_SLEEP_MAX, children not yet reaped)
+ * exits, a stop signal comes (not while they are blocked: an unwind), or timeout
+ * seconds (< 0: none) pass: a pidfd per child and ppoll(), no periodic wakeup (as
+ * PID 1 every 100 ms, to reap orphans). The callers look again at what they wait for.
+ */
+#define PROC_SLEEP_MAX 64
+void proc_sleep(const pid_t *pids, unsigned int n, double timeout);
 /* Is pid still running (not yet reaped)? */
 int proc_poll(pid_t pid, int *status);
 /* Run argv in ns and collect stdout/stderr (malloc'd, NUL-terminated; NULL ok). */
