@@ -40,15 +40,17 @@ static bool stop_asked(void)
 	return !sigismember(&cur, SIGINT);
 }
 
-static void child_add(pid_t pid)
+/* Remember pid; -EMFILE when the table is full (the child could not be ended later). */
+static int child_add(pid_t pid)
 {
 	unsigned int i;
 
 	for (i = 0; i < MAX_CHILDREN; i++)
 		if (!children[i]) {
 			children[i] = pid;
-			return;
+			return 0;
 		}
+	return -EMFILE;
 }
 
 static void child_del(pid_t pid)
@@ -105,7 +107,13 @@ pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, i
 	if (pid == 0)
 		child_exec(parent, ns, argv, in_fd, out_fd, err_fd);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */
-	child_add(pid);
+	if (child_add(pid)) {
+		/* not silently: one brnf could not end on a signal is not started */
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pr_err("%s: more than %d child processes at once", argv[0], MAX_CHILDREN);
+		return -EMFILE;
+	}
 	return pid;
 }
 
