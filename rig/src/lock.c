@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lock.h"
@@ -104,9 +105,10 @@ static int claim_write(struct claim *c)
 
 int lock_claim(struct claim *c, bool keep)
 {
-	char path[256];
+	char path[256], tmp[256];
 	unsigned int k;
-	int err, fd = -1;
+	bool linked = false;
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
@@ -115,30 +117,41 @@ int lock_claim(struct claim *c, bool keep)
 		pr_err("mkdir %s: %s", BRNF_RUN_DIR, strerror(-err));
 		return err;
 	}
-	for (k = 1; k < 100 && fd < 0; k++) {
+	/* Made whole and locked under a name of our own first, then linked to the claim's
+	 * name, which link() takes only when it is free (as O_EXCL): a claim is never seen
+	 * empty or unlocked while its owner lives. */
+	snprintf(tmp, sizeof(tmp), BRNF_RUN_DIR "/.claim.XXXXXX");
+	c->fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, a name no one else has */
+	if (c->fd < 0 || fchmod(c->fd, 0644) || flock(c->fd, LOCK_EX | LOCK_NB) ||
+	    claim_write(c)) {
+		err = errno ? -errno : -EIO;
+		pr_err("create %s: %s", tmp, strerror(-err));
+		if (c->fd >= 0)
+			close(c->fd);
+		c->fd = -1;
+		unlink(tmp);
+		return err;
+	}
+	for (k = 1; k < 100 && !linked; k++) {
 		if (k == 1)
 			snprintf(c->prefix, sizeof(c->prefix), NETNS_PREFIX "%d", getpid());
 		else
 			snprintf(c->prefix, sizeof(c->prefix), NETNS_PREFIX "%d.%u", getpid(), k);
 		state_path(path, sizeof(path), c->prefix, "pid");
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST) {
-			err = -errno;
-			pr_err("create %s: %s", path, strerror(errno));
-			return err;
-		}
+		linked = link(tmp, path) == 0;
+		if (!linked && errno != EEXIST)
+			break;
 	}
-	if (fd < 0) {
-		pr_err("no free test bed name under %s (brnf%d.2 .. .99 are all claimed)",
-		       BRNF_RUN_DIR, getpid());
-		return -EEXIST;
+	err = linked ? 0 : errno == EEXIST ? -EEXIST : -errno;
+	unlink(tmp);
+	if (err) {
+		pr_err("claim a test bed under %s: %s", BRNF_RUN_DIR, err == -EEXIST ?
+		       "brnf<pid> and brnf<pid>.2 .. .99 are all claimed" : strerror(-err));
+		close(c->fd);
+		c->fd = -1;
+		return err;
 	}
-	c->fd = fd;
-	if (flock(fd, LOCK_EX | LOCK_NB))
-		err = -errno;
-	if (!err)
-		err = claim_write(c);
-	if (!err && keep) {
+	if (keep) {
 		state_path(path, sizeof(path), c->prefix, "keep");
 		err = file_write(path, "keep\n", 5, 0644);
 		c->keep = !err;

@@ -183,6 +183,15 @@ int netns_kill_pids(const char *name, int sig)
 	return n;
 }
 
+/* An empty regular file on the file system of /run/netns, no namespace mounted on it. */
+static bool is_placeholder(const char *path)
+{
+	struct stat st, dir;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode) && !st.st_size &&
+	       !stat(NETNS_RUN_DIR, &dir) && st.st_dev == dir.st_dev;
+}
+
 int netns_del(const char *name)
 {
 	return netns_del_id(name, NULL);
@@ -200,6 +209,10 @@ int netns_del_id(const char *name, const struct netns_id *id)
 	if (!path_exists(path))
 		return 0;
 	if (id && (netns_id(name, &now) || now.dev != id->dev || now.ino != id->ino)) {
+		/* its mount gone with the mount namespace it was made in (a PID-1 brnf under
+		 * unshare --mount-proc): the empty file this owner created, no namespace */
+		if (is_placeholder(path))
+			return unlink(path) && errno != ENOENT ? -errno : 0;
 		pr_err("network namespace %s is not the one brnf made under that name; it is "
 		       "left alone", name);
 		return -ESTALE;

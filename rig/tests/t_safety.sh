@@ -135,7 +135,7 @@ check "as PID 1: no orphan left a zombie mid-run ($z found)" test "$z" -eq 0
 # and left alone with what runs in it; the run deletes nothing by name alone
 FOREIGN=brnf1-ap
 ip netns add brnf1-ap
-ip netns exec brnf1-ap ip link add squat0 type dummy
+ip netns exec brnf1-ap ip link add squat0 type veth peer name squat1
 ip netns exec brnf1-ap sleep 600 &
 squatter=$!	# ip netns exec execs sleep
 # pid1_run NAME ARGS...: a one-row run as PID 1, --out $TMPD/NAME, stderr in
@@ -163,11 +163,20 @@ ip netns del brnf1-ap
 FOREIGN=
 
 # --- runs that are PID 1 in pid namespaces of their own, side by side: two kept test
-# beds (testbed up) get names of their own, a run beside them leaves both alone
+# beds (testbed up) get names of their own, a run beside them leaves both alone.
+# pid1_shared: PID 1 with a /proc of its own pid namespace, but /run/netns shared with
+# this mount namespace (as a container given the host's /run/netns), so that its kept
+# test bed outlives it here; /proc is made private first, so the new proc mount stays
+# inside (unshare --mount-proc makes every mount private, and a test bed made in there
+# is gone with its mount namespace).
+pid1_shared() {
+	unshare -fp -m --propagation unchanged sh -c \
+		'mount --make-rprivate /proc && mount -t proc proc /proc && exec "$@"' sh "$@"
+}
 tb_ns() { awk -v r="$2" '$1 == r { print $2 }' "$1"; }
-run_rc unshare -fp --mount-proc "$BRNF" testbed up > "$TMPD/tb1" 2> "$TMPD/err.tb1"
+run_rc pid1_shared "$BRNF" testbed up > "$TMPD/tb1" 2> "$TMPD/err.tb1"
 rc1=$rc
-run_rc unshare -fp --mount-proc "$BRNF" testbed up > "$TMPD/tb2" 2> "$TMPD/err.tb2"
+run_rc pid1_shared "$BRNF" testbed up > "$TMPD/tb2" 2> "$TMPD/err.tb2"
 rc2=$rc
 check "two PID-1 testbed up: both succeed" test "$rc1 $rc2" = "0 0"
 sed 's/^/# /' "$TMPD/err.tb1" "$TMPD/err.tb2"
