@@ -143,7 +143,8 @@ squatter=$!	# ip netns exec execs sleep
 pid1_run() {
 	_n=$1
 	shift
-	run_rc unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 \
+	run_rc unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp \
+		--time 1 --omit 0 \
 		--reps 1 --flows 1 --out "$TMPD/$_n" --no-render "$@" > /dev/null 2> "$TMPD/err.$_n"
 }
 pid1_run sq

@@ -384,7 +384,8 @@ printf 'table ip brnf_refused {\n\tchain c {\n\t\ttype nat hook forward priority
 printf 'global=0 local=- ruleset=openwrt\n' > "$TMPD/refused.matrix"
 ip netns exec "$AP" nft -a list ruleset > "$TMPD/handles.before"
 run_rc in_pc env BRNF_DATADIR="$TMPD/data" "$BRNF" run --rig "$TMPD/ok.rig" \
-	--matrix "$TMPD/refused.matrix" --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/rf" \
+	--matrix "$TMPD/refused.matrix" --workloads tcp --time 1 --omit 0 --reps 1 --flows 1 \
+	--out "$TMPD/rf" \
 	--no-render > /dev/null 2> "$TMPD/err.rf"
 ip netns exec "$AP" nft -a list ruleset > "$TMPD/handles.after"
 check "refused ruleset on the AP: exit 1" test "$rc" -eq 1
