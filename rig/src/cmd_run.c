@@ -6,6 +6,7 @@
  * the atomic rename of the results directory and the tables.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -271,6 +272,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,
 		.iperf_version = r->iperf_ver, .runs_done = r->order,
+		.incomplete = r->incomplete[0] ? r->incomplete : NULL,
 		.wall_seconds = now_sec() - t0,
 	};
 
@@ -324,6 +326,26 @@ static int undo_results(void *arg)
 	return 0;
 }
 
+/* The directory of the run that failed (runs/<order>-*), half written. */
+static void drop_failed_run(struct run *r)
+{
+	char runs[1300], prefix[16], path[1600];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(runs, sizeof(runs), "%s/runs", r->res.part);
+	snprintf(prefix, sizeof(prefix), "%04u-", r->order);
+	d = opendir(runs);
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", runs, de->d_name);
+		rm_rf(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 /*
  * Everything a run changes, in order, each step's undo pushed on r->undo once it
  * succeeded. Returns 0 when the matrix ran and its results were committed.
@@ -375,8 +397,15 @@ static int run_steps(struct run *r, double t0)
 	if (id_res < 0 || id_children < 0)
 		return -ENOMEM;
 	err = run_cells(r);
-	if (err)
+	if (err && (err == -EINTR || brnf_stop || !r->order))
 		return err;
+	if (err) {
+		/* an error, not a signal, after r->order runs: those stay (hours of them),
+		 * the one that failed goes, and provenance.json says why it stopped */
+		snprintf(r->incomplete, sizeof(r->incomplete), "run %u failed: %s", r->order,
+			 strerror(-err));
+		drop_failed_run(r);
+	}
 	/* the children ended and the AP restored before provenance.json records it */
 	ledger_run_one(&r->undo, id_children);
 	ledger_run_one(&r->undo, id_ap);
@@ -385,7 +414,7 @@ static int run_steps(struct run *r, double t0)
 		err = results_commit(&r->res);
 	if (!err)
 		ledger_forget(&r->undo, id_res);
-	return err;
+	return err ?: r->incomplete[0] ? -EIO : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -488,6 +517,9 @@ int cmd_run(int argc, char **argv)
 		       r->ap.saved ? "restoring the AP, " : "");
 	/* one unwind, the same after success, an error or a signal */
 	ledger_unwind(&r->undo);
+	if (err && r->incomplete[0] && path_exists(r->res.part_final))
+		fprintf(stderr, "brnf: the %u runs before it are kept in %s (provenance.json: "
+			"\"incomplete\")\n", r->order, r->res.dir);
 	if (err)
 		goto out_free;
 	fprintf(stderr, "brnf: %u runs in %.0f s; results in %s\n", r->order, now_sec() - t0,

@@ -65,6 +65,7 @@ struct run {
 	char iperf_ver[64];
 	unsigned int mismatches;
 	unsigned int order;
+	char incomplete[160];		/* a run failed: why; the runs before it are kept */
 };
 
 /* preflight.c; nothing is changed anywhere before preflight_rulesets() */
