@@ -294,6 +294,21 @@ int lock_remove_kept(const char *prefix)
 	return busy ? -EBUSY : n;
 }
 
+/* A claim's temporary name (lock_claim()) that its owner, killed, never linked. */
+static void tmp_reap(const char *name)
+{
+	char path[300];
+	int fd;
+
+	snprintf(path, sizeof(path), BRNF_RUN_DIR "/%s", name);
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		unlink(path);
+	close(fd);
+}
+
 int lock_reap_stale(bool with_kept)
 {
 	char prefix[128];
@@ -308,6 +323,10 @@ int lock_reap_stale(bool with_kept)
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
+		if (!strncmp(de->d_name, ".claim.", 7)) {
+			tmp_reap(de->d_name);
+			continue;
+		}
 		if (len <= 4 || strcmp(de->d_name + len - 4, ".pid") ||
 		    len - 4 >= sizeof(prefix))
 			continue;
