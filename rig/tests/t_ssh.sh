@@ -479,15 +479,19 @@ rm -f /tmp/brnf-iperf3-5201.pid
 # --- a stale iperf3 server on the port (another user's, or one a killed run left): brnf
 # measures only its own server, found by the listening socket's inode among that
 # server's fds, so its server failing to bind is an error, not a measurement of the
-# stale one. Over ssh (the PC's sshd) and through the netns transport.
+# stale one. Over ssh (the PC's sshd; brnf in the pc namespace) and through the netns
+# transport (every role; brnf where the tests run).
 ip netns exec "$PC" iperf3 -s -p 5201 > /dev/null 2>&1 &
 stale=$!
 wait_for 5 sh -c "ip netns exec '$PC' ss -Hltn 'sport = :5201' | grep -q 5201"
 rig stalessh "" "role=sta transport=netns netns=$STA addr=198.18.1.2" "$PC_SSH"
-rig stalens "" "role=sta transport=netns netns=$STA addr=198.18.1.2" \
-	"role=pc transport=netns netns=$PC addr=198.18.2.2"
+printf '%s\n' "role=ap transport=netns netns=$AP bridge=br-wlan:wlan0 bridge=br-lan:eth0" \
+	"role=sta transport=netns netns=$STA addr=198.18.1.2" \
+	"role=pc transport=netns netns=$PC addr=198.18.2.2" > "$TMPD/stalens.rig"
 for t in ssh ns; do
-	run_rc in_pc "$BRNF" run --rig "$TMPD/stale$t.rig" --matrix "$TMPD/one.matrix" \
+	where=in_pc
+	[ "$t" = ssh ] || where=
+	run_rc $where "$BRNF" run --rig "$TMPD/stale$t.rig" --matrix "$TMPD/one.matrix" \
 		--workloads tcp --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/stale$t" \
 		--no-render > /dev/null 2> "$TMPD/err.stale$t"
 	check "stale iperf3 server on the pc ($t): the run fails (exit 1)" test "$rc" -eq 1
