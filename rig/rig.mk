@@ -54,9 +54,10 @@ $(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
 # sources and cmocka, built twice (plain and with ASan+UBSan) and run by
 # rig/tests/unit/run.sh, which ends with "N passed, N failed".
 RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
-RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c workload.c \
-	rowstats.c rtables.c render.c verdict.c rigfile.c errbuf.c file.c symtab.c profile.c)
-RIG_DATA_HDRS := $(RIG_DATA_SRCS:.c=.h) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
+RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c \
+	raw_record.c raw_meta.c raw_json.c workload.c \
+	rowstats.c rtables.c render.c verdict.c rigfile.c errbuf.c file.c ledger.c symtab.c profile.c)
+RIG_DATA_HDRS := $(wildcard $(RIG_DATA_SRCS:.c=.h)) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
 RIG_UNIT_PKG_CFLAGS = $(eval RIG_UNIT_PKG_CFLAGS := $(call rig_pkg,--cflags json-c cmocka,))$(RIG_UNIT_PKG_CFLAGS)
 RIG_UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \

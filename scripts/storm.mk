@@ -8,7 +8,7 @@ STORM_SRCS := $(wildcard $(STORM_DIR)/*.c)
 STORM_OBJS := $(patsubst $(STORM_DIR)/%.c,$(STORM_OBJDIR)/%.o,$(STORM_SRCS))
 # the controller's test bed, netlink, namespace, flag, sysctl and child-process code
 STORM_RIG_OBJS := $(addprefix $(RIG_OBJDIR)/,testbed.o lock.o offload.o nl.o netns.o link.o \
-	brflags.o sysctl.o util.o file.o matrix.o errbuf.o proc.o)
+	brflags.o sysctl.o util.o file.o matrix.o errbuf.o proc.o ledger.o)
 STORM_SERIES ?= 6.12
 STORM_SHORT_VARIANT ?= ondemand
 STORM_OPTS ?=

@@ -12,6 +12,7 @@
 
 #include "ap_ops.h"
 #include "apctl.h"
+#include "ledger.h"
 #include "lock.h"
 #include "proc.h"
 #include "util.h"
@@ -138,10 +139,32 @@ static int mangle_save(const struct ap *ap, char **out)
 	return ap_cmd(ap, "iptables-save -t mangle", argv, NULL, 0, out);
 }
 
+/* A here-document delimiter that is no line of text: BRNF_EOF, else BRNF_EOF_2 ... */
+static void heredoc_delim(char *buf, size_t len, const char *text)
+{
+	unsigned int n = 1;
+	const char *p;
+	size_t dl;
+	bool taken;
+
+	do {
+		if (n == 1)
+			snprintf(buf, len, "BRNF_EOF");
+		else
+			snprintf(buf, len, "BRNF_EOF_%u", n);
+		n++;
+		dl = strlen(buf);
+		taken = false;
+		for (p = text; p && *p && !taken; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			taken = !strncmp(p, buf, dl) && (p[dl] == '\n' || !p[dl]);
+	} while (taken);
+}
+
 /* The saved state as a script that puts it back, run on the AP by hand. */
 static int restore_script_write(struct ap *ap)
 {
-	char *buf = NULL, date[32];
+	char *buf = NULL, date[32], delim[32];
+	const char *nft;
 	size_t len = 0;
 	unsigned int b, f;
 	time_t t = time(NULL);
@@ -164,13 +187,16 @@ static int restore_script_write(struct ap *ap)
 			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
 				ap->orig.bridge[b][f], brnf_bridge_names[b], brnf_family_names[f]);
 	fprintf(m, "%s", VERIFY_UNCHAIN_SH);
-	if (ap->orig_mangle && *ap->orig_mangle)
-		fprintf(m, "iptables-restore <<'BRNF_EOF'\n%s%sBRNF_EOF\n", ap->orig_mangle,
-			ap->orig_mangle[strlen(ap->orig_mangle) - 1] == '\n' ? "" : "\n");
-	fprintf(m, "nft flush ruleset\n");
-	if (ap->orig_nft && *ap->orig_nft)
-		fprintf(m, "nft -f /proc/self/fd/0 <<'BRNF_EOF'\n%s%sBRNF_EOF\n", ap->orig_nft,
-			ap->orig_nft[strlen(ap->orig_nft) - 1] == '\n' ? "" : "\n");
+	if (ap->orig_mangle && *ap->orig_mangle) {
+		heredoc_delim(delim, sizeof(delim), ap->orig_mangle);
+		fprintf(m, "iptables-restore <<'%s'\n%s%s%s\n", delim, ap->orig_mangle,
+			ap->orig_mangle[strlen(ap->orig_mangle) - 1] == '\n' ? "" : "\n", delim);
+	}
+	/* one transaction: the flush and the saved ruleset, or nothing */
+	nft = ap->orig_nft ? ap->orig_nft : "";
+	heredoc_delim(delim, sizeof(delim), nft);
+	fprintf(m, "nft -f /proc/self/fd/0 <<'%s'\nflush ruleset\n%s%s%s\n", delim, nft,
+		*nft && nft[strlen(nft) - 1] != '\n' ? "\n" : "", delim);
 	if (fclose(m)) {
 		free(buf);
 		return -EIO;
@@ -265,17 +291,17 @@ static int restore_check(const struct ap *ap)
 int ap_restore(struct ap *ap)
 {
 	static const char unchain[] = VERIFY_UNCHAIN_SH "exit 0\n";
-	char *flush[] = { "nft", "flush", "ruleset", NULL };
 	char *load[] = { "nft", "-f", "/proc/self/fd/0", NULL };
 	char *restore[] = { "iptables-restore", NULL };
 	bool set_bridge[BRNF_NBRIDGES];
 	char *now = NULL, *out = NULL;
 	unsigned int b;
 	int err, ret = 0;
+	sigset_t old;
 
 	if (!ap->saved)
 		return 0;
-	proc_ignore_stop(true);
+	ledger_block(&old);	/* a second Ctrl-C waits until the AP is back */
 	for (b = 0; b < BRNF_NBRIDGES; b++)
 		set_bridge[b] = ap->orig.have_bridges;
 	err = ap_switches_set(ap, ap->orig.have_global, ap->orig.global, set_bridge,
@@ -286,10 +312,15 @@ int ap_restore(struct ap *ap)
 	ret = ret ?: err;
 	err = nft_list(ap, &now);
 	if (!err && !same_text(now, ap->orig_nft)) {
-		err = ap_cmd(ap, "nft flush ruleset", flush, NULL, 0, NULL);
-		if (!err && ap->orig_nft && *ap->orig_nft)
-			err = ap_cmd(ap, "nft -f (the saved ruleset)", load, ap->orig_nft,
-				     strlen(ap->orig_nft), NULL);
+		char *txn = NULL;
+
+		/* one transaction: if the saved ruleset does not load, the one now stays */
+		if (asprintf(&txn, "flush ruleset\n%s", ap->orig_nft ? ap->orig_nft : "") < 0)
+			err = -ENOMEM;
+		else
+			err = ap_cmd(ap, "nft -f (flush ruleset and the saved ruleset)", load, txn,
+				     strlen(txn), NULL);
+		free(txn);
 	}
 	free(now);
 	now = NULL;
@@ -302,7 +333,7 @@ int ap_restore(struct ap *ap)
 	ret = ret ?: err;
 	err = restore_check(ap);
 	ret = ret ?: err;
-	proc_ignore_stop(false);
+	ledger_unblock(&old);
 	if (ret) {
 		pr_err("%s: its settings were NOT restored completely; the saved state is in %s "
 		       "(ssh the AP sh < it)", ap->h.what,

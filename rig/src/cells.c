@@ -20,6 +20,7 @@
 
 #include "ctflow.h"
 #include "pktgen.h"
+#include "proc.h"
 #include "progress.h"
 #include "record.h"
 #include "rowcfg.h"
@@ -241,7 +242,9 @@ static int verify_row(struct run *r, size_t i)
 		struct flow_opts fo = { 1, r->c.time, 0, d == 0, VERIFY_BYTES };
 
 		snprintf(sub, sizeof(sub), "%s/%s", dir, directions[d]);
-		err = mkdir_p(sub);
+		err = mkdir_new(sub);
+		if (err)
+			pr_err("mkdir %s: %s", sub, strerror(-err));
 		if (!err)
 			err = flows_run(r->fh, &fo, sub, bps);
 	}
@@ -302,6 +305,19 @@ static int verify_rows(struct run *r)
 	return 0;
 }
 
+/* The namespace test bed built again (--fresh-testbed), between two repetitions;
+ * whatever ran in it killed first. */
+static int testbed_again(struct run *r)
+{
+	int err;
+
+	proc_kill_all();
+	err = testbed_renew(&r->tb);
+	if (err)
+		pr_err("the test bed could not be built again (--fresh-testbed)");
+	return err;
+}
+
 int run_cells(struct run *r)
 {
 	unsigned int rep, k, d;
@@ -319,7 +335,7 @@ int run_cells(struct run *r)
 		return err;
 	for (rep = 1; rep <= r->c.reps; rep++) {
 		if (rep > 1 && r->c.fresh_testbed) {
-			err = brnf_stop ? -EINTR : run_testbed_renew(r);
+			err = brnf_stop ? -EINTR : testbed_again(r);
 			if (err)
 				return err;
 		}

@@ -6,6 +6,7 @@
  * the atomic rename of the results directory and the tables.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ledger.h"
 #include "lock.h"
 #include "proc.h"
 #include "progress.h"
@@ -156,26 +158,6 @@ const struct opt run_opts[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-/* Rows that set no ruleset= get --ruleset: look at the row's own line. */
-static bool line_has_ruleset(const char *text, unsigned int line)
-{
-	const char *p = text, *e;
-	unsigned int n = 1;
-
-	while (n < line && (p = strchr(p, '\n')))
-		p++, n++;
-	if (!p)
-		return false;
-	e = strchrnul(p, '\n');
-	for (const char *q = p; q < e; q++) {
-		if (*q == '#')
-			break;
-		if ((q == p || q[-1] == ' ' || q[-1] == '\t') && !strncmp(q, "ruleset=", 8))
-			return true;
-	}
-	return false;
-}
-
 /* Files of the data directory are named as in the repository: rig/... */
 static const char *source_name(const char *path)
 {
@@ -190,7 +172,6 @@ static const char *source_name(const char *path)
 
 static int rows_prepare(struct run *r)
 {
-	char *text = NULL;
 	size_t i;
 
 	r->rows = calloc(r->m.nrows, sizeof(*r->rows));
@@ -199,15 +180,13 @@ static int rows_prepare(struct run *r)
 	r->unsupported = calloc(r->m.nrows, sizeof(*r->unsupported));
 	if (!r->rows || !r->source || !r->ran || !r->unsupported)
 		return -ENOMEM;
-	if (r->c.ruleset && read_file(r->matrix_path, &text, NULL))
-		text = NULL;
 	for (i = 0; i < r->m.nrows; i++) {
 		struct brnf_row *row = &r->rows[i];
 
 		*row = r->m.rows[i];
 		snprintf(r->source[i], sizeof(r->source[i]), "%s:%u", source_name(r->matrix_path),
 			 row->line);
-		if (r->c.ruleset && text && !line_has_ruleset(text, row->line))
+		if (r->c.ruleset && !row->ruleset_set)
 			snprintf(row->ruleset, sizeof(row->ruleset), "%s", r->c.ruleset);
 		if (r->c.only_kernel) {
 			r->ran[i] = !strcmp(row->kernel, r->c.only_kernel);
@@ -219,7 +198,6 @@ static int rows_prepare(struct run *r)
 		}
 		r->nran += r->ran[i];
 	}
-	free(text);
 	if (!r->nran) {
 		pr_err("%s: no row for kernel %s", r->matrix_path,
 		       r->c.only_kernel ? r->c.only_kernel : r->c.kernel_label);
@@ -303,6 +281,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,
 		.iperf_version = r->iperf_ver, .runs_done = r->order,
+		.incomplete = r->incomplete[0] ? r->incomplete : NULL,
 		.wall_seconds = now_sec() - t0,
 	};
 
@@ -311,39 +290,146 @@ static int finish(struct run *r, double t0, const char *date_start)
 	return provenance_write(r->res.part, &p);
 }
 
-int run_testbed_renew(struct run *r)
-{
-	int err;
+/* --- the undos of a run's steps (ledger.h), each pushed once its step succeeded */
 
+static int undo_lock(void *arg)
+{
+	(void)arg;
+	lock_release();
+	return 0;
+}
+
+static int undo_children(void *arg)
+{
+	(void)arg;
 	proc_kill_all();
-	err = testbed_renew(&r->tb);
-	if (err)
-		pr_err("the test bed could not be built again (--fresh-testbed)");
-	return err;
+	return 0;
 }
 
-/* Put the AP back as it was (only an AP brnf did not build); r->restore says how it went. */
-static void restore_ap(struct run *r)
+static int undo_hosts(void *arg)
 {
-	if (!r->ap.saved)
-		return;
-	fprintf(stderr, "brnf: restoring the settings of %s\n", r->ap.h.what);
-	r->restore = ap_restore(&r->ap) ? 1 : 0;
-}
-
-static void hosts_end(struct run *r)
-{
+	struct run *r = arg;
 	unsigned int i;
 
 	for (i = 0; i < r->rig.nroles; i++)
 		host_close(&r->hosts[i]);
 	hosts_cleanup();
+	return 0;
+}
+
+/* Put the AP back as it was (only an AP brnf did not build); r->restore says how it went. */
+static int undo_ap(void *arg)
+{
+	struct run *r = arg;
+
+	if (!r->ap.saved)
+		return 0;
+	fprintf(stderr, "brnf: restoring the settings of %s\n", r->ap.h.what);
+	r->restore = ap_restore(&r->ap) ? 1 : 0;
+	return r->restore ? -EIO : 0;
+}
+
+static int undo_results(void *arg)
+{
+	results_abort(arg);
+	return 0;
+}
+
+/* The directory of the run that failed (runs/<order>-*), half written. */
+static void drop_failed_run(struct run *r)
+{
+	char runs[1300], prefix[16], path[1600];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(runs, sizeof(runs), "%s/runs", r->res.part);
+	snprintf(prefix, sizeof(prefix), "%04u-", r->order);
+	d = opendir(runs);
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", runs, de->d_name);
+		rm_rf(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * Everything a run changes, in order, each step's undo pushed on r->undo once it
+ * succeeded. Returns 0 when the matrix ran and its results were committed.
+ */
+static int run_steps(struct run *r, double t0)
+{
+	char date_start[32];
+	int err, id_children, id_ap = -1, id_res;
+
+	if (lock_take())
+		return -EBUSY;
+	if (ledger_push(&r->undo, "the run lock", undo_lock, NULL) < 0 ||
+	    ledger_push(&r->undo, "child processes", undo_children, NULL) < 0)
+		return -ENOMEM;
+	lock_reap_stale(false);
+	ap_restore_scripts_left();
+	provenance_now(date_start, sizeof(date_start));
+	if (r->rig.testbed) {
+		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, false, &r->undo);
+		if (err)
+			return err;
+	}
+	/* ssh connections and their control directory, made as hosts are reached */
+	if (ledger_push(&r->undo, "ssh connections", undo_hosts, r) < 0)
+		return -ENOMEM;
+	/* Hosts reachable, iperf3 everywhere, the AP probed: nothing changed yet. */
+	err = preflight_hosts(r);
+	if (!err)
+		err = preflight_workloads(r);
+	if (!err)
+		err = preflight_rows(r);
+	if (err || brnf_stop)
+		return err ?: -EINTR;
+	if (!r->ap.built) {
+		err = ap_save(&r->ap);
+		if (r->ap.saved)
+			id_ap = ledger_push(&r->undo, "the AP's saved settings", undo_ap, r);
+		if (err || id_ap < 0 || brnf_stop)
+			return err ?: id_ap < 0 ? id_ap : -EINTR;
+	}
+	err = preflight_rulesets(r);
+	if (err || brnf_stop)
+		return err ?: -EINTR;
+	err = results_open(&r->res, r->c.out, r->c.part);
+	if (err)
+		return err;
+	id_res = ledger_push(&r->undo, "the temporary results directory", undo_results, &r->res);
+	id_children = ledger_push(&r->undo, "child processes", undo_children, NULL);
+	if (id_res < 0 || id_children < 0)
+		return -ENOMEM;
+	err = run_cells(r);
+	if (err && (err == -EINTR || brnf_stop || !r->order))
+		return err;
+	if (err) {
+		/* an error, not a signal, after r->order runs: those stay (hours of them),
+		 * the one that failed goes, and provenance.json says why it stopped */
+		snprintf(r->incomplete, sizeof(r->incomplete), "run %u failed: %s", r->order,
+			 strerror(-err));
+		drop_failed_run(r);
+	}
+	/* the children ended and the AP restored before provenance.json records it */
+	ledger_run_one(&r->undo, id_children);
+	ledger_run_one(&r->undo, id_ap);
+	err = finish(r, t0, date_start);
+	if (!err)
+		err = results_commit(&r->res);
+	if (!err)
+		ledger_forget(&r->undo, id_res);
+	return err ?: r->incomplete[0] ? -EIO : 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct run *r;
-	char err_msg[512], date_start[32], defdir[1024];
+	char err_msg[512], defdir[1024];
 	double t0 = now_sec();
 	int err, ret = EXIT_ERR;
 
@@ -438,46 +524,16 @@ int cmd_run(int argc, char **argv)
 	}
 	if (results_check(r->c.out, r->c.part))
 		goto out_free;
-	if (lock_take())
-		goto out_free;
-	lock_reap_stale(false);
-	ap_restore_scripts_left();
-	provenance_now(date_start, sizeof(date_start));
-	if (r->rig.testbed) {
-		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, false);
-		if (err)
-			goto out_unlock;
-		r->tb_up = true;
-	}
-	/* Hosts reachable, iperf3 everywhere, the AP probed: nothing changed yet. */
-	err = preflight_hosts(r);
-	if (!err)
-		err = preflight_workloads(r);
-	if (!err)
-		err = preflight_rows(r);
-	if (!err && !r->ap.built && !brnf_stop)
-		err = ap_save(&r->ap);
-	if (!err && !brnf_stop)
-		err = preflight_rulesets(r);
-	if (!err && !brnf_stop)
-		err = results_open(&r->res, r->c.out, r->c.part);
-	if (err || brnf_stop)
-		goto out_down;
-	r->res_open = true;
-	err = run_cells(r);
-	if (!err) {
-		restore_ap(r);
-		err = finish(r, t0, date_start);
-	}
-	if (err)
-		goto out_down;
-	proc_kill_all();
-	hosts_end(r);
-	if (r->tb_up)
-		testbed_down(&r->tb);
-	r->tb_up = false;
-	err = results_commit(&r->res);
-	lock_release();
+	err = run_steps(r, t0);
+	progress_end();
+	if (err && brnf_stop)
+		pr_err("interrupted; %sremoving the test bed and the partial results",
+		       r->ap.saved ? "restoring the AP, " : "");
+	/* one unwind, the same after success, an error or a signal */
+	ledger_unwind(&r->undo);
+	if (err && r->incomplete[0] && path_exists(r->res.part_final))
+		fprintf(stderr, "brnf: the %u runs before it are kept in %s (provenance.json: "
+			"\"incomplete\")\n", r->order, r->res.dir);
 	if (err)
 		goto out_free;
 	fprintf(stderr, "brnf: %u runs in %.0f s; results in %s\n", r->order, now_sec() - t0,
@@ -494,22 +550,6 @@ int cmd_run(int argc, char **argv)
 	}
 	if (r->restore == 1)
 		ret = EXIT_ERR;
-	goto out_free;
-
-out_down:
-	progress_end();
-	if (brnf_stop)
-		pr_err("interrupted; %sremoving the test bed and the partial results",
-		       r->ap.saved ? "restoring the AP, " : "");
-	proc_kill_all();
-	restore_ap(r);
-	hosts_end(r);
-	if (r->tb_up)
-		testbed_down(&r->tb);
-	if (r->res_open)
-		results_abort(&r->res);
-out_unlock:
-	lock_release();
 out_free:
 	run_free(r);
 	free(r);

@@ -41,6 +41,7 @@ const struct opt testbed_up_opts[] = {
 
 static int tb_up(int argc, char **argv)
 {
+	struct ledger undo = { 0 };
 	struct testbed tb;
 	bool on = false;
 	unsigned int r;
@@ -52,7 +53,11 @@ static int tb_up(int argc, char **argv)
 	if (err)
 		return EXIT_ERR;
 	lock_reap_stale(false);
-	err = testbed_up(&tb, on, false, true);
+	err = testbed_up(&tb, on, false, true, &undo);
+	if (err)
+		ledger_unwind(&undo);
+	else
+		ledger_abandon(&undo);	/* kept until `testbed down` or `brnf cleanup` */
 	lock_release();
 	if (err)
 		return EXIT_ERR;
@@ -63,18 +68,23 @@ static int tb_up(int argc, char **argv)
 
 static int tb_down(int argc, char **argv)
 {
-	struct testbed tb;
-	char prefix[32];
-	int n = 0;
+	char prefix[32], again[32];
+	int n = 0, err;
 
 	(void)argv;
 	if (argc) {
 		pr_err("testbed down takes no arguments");
 		return EXIT_USAGE;
 	}
+	/* each namespace only if it still is the one its claim names */
 	while (testbed_find_kept(prefix, sizeof(prefix)) == 0) {
-		testbed_names(&tb, prefix);
-		testbed_down(&tb);
+		err = lock_remove_kept(prefix);
+		if (err < 0 || (testbed_find_kept(again, sizeof(again)) == 0 &&
+				!strcmp(again, prefix))) {
+			pr_err("test bed %s: not removed%s", prefix,
+			       err == -EBUSY ? " (its owner is running)" : "");
+			return EXIT_ERR;
+		}
 		printf("removed %s\n", prefix);
 		if (++n > 64)
 			break;

@@ -85,7 +85,8 @@ int file_write(const char *path, const char *buf, size_t len, mode_t mode)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	/* never through a link planted where the file goes (brnf writes as root) */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
 	/* an existing file keeps its mode otherwise, and the umask is not ours to trust */

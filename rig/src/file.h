@@ -18,7 +18,8 @@ int file_read(const char *path, size_t max, char **buf, size_t *len, char *err,
 	      size_t errlen);
 /* file_read() of any size, without a message. */
 int read_file(const char *path, char **buf, size_t *len);
-/* Write buf to path (created with mode, truncated). 0 or -errno. */
+/* Write buf to path (created with mode, truncated; a symbolic link at path is
+ * refused, -ELOOP, never followed). 0 or -errno. */
 int file_write(const char *path, const char *buf, size_t len, mode_t mode);
 /* file_write() with mode 0644. */
 int write_file(const char *path, const char *buf, size_t len);

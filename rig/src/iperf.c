@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iperf3 flows across the test bed (see iperf.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 
 #include "iperf.h"
 #include "iperf_json.h"
+#include "ledger.h"
 #include "proc.h"
 #include "util.h"
 
@@ -41,63 +43,113 @@ int iperf_version(char *buf, size_t len)
 	return ret ? -EIO : 0;
 }
 
-/* One /proc/net/tcp{,6} line: listening on port? */
-static bool listen_line(const char *line, unsigned int port)
-{
-	unsigned int lport, state;
+/* The socket inodes of a process: its fds' "socket:[N]" links, one a line. */
+struct sockets {
+	unsigned long ino[64];
+	unsigned int n;
+};
 
-	return sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x", &lport,
-		      &state) == 2 && lport == port && state == 0x0A;
+static void sockets_add(struct sockets *so, const char *link)
+{
+	unsigned long ino;
+
+	if (so->n < ARRAY_SIZE(so->ino) && sscanf(link, "socket:[%lu]", &ino) == 1)
+		so->ino[so->n++] = ino;
+}
+
+/*
+ * One /proc/net/tcp{,6} line: a socket listening on port that belongs to the server
+ * (its inode is one of so's)? Any listener would do for a stale server left on the
+ * port, and the run would measure that one.
+ */
+static bool listen_line(const char *line, unsigned int port, const struct sockets *so)
+{
+	unsigned int lport, state, i;
+	unsigned long ino;
+
+	if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x %*x:%*x %*x:%*x %*x %*u "
+		   "%*u %lu", &lport, &state, &ino) != 3 || lport != port || state != 0x0A)
+		return false;
+	for (i = 0; i < so->n; i++)
+		if (so->ino[i] == ino)
+			return true;
+	return false;
 }
 
 /* Does process pid (in its namespace) have a TCP socket listening on port? */
 static bool listening_local(pid_t pid, unsigned int port)
 {
 	static const char *const files[] = { "tcp6", "tcp" };
-	char path[64], line[512];
+	char path[300], line[512];
+	struct sockets so = { .n = 0 };
+	struct dirent *de;
 	bool found = false;
 	unsigned int i;
+	ssize_t n;
 	FILE *f;
+	DIR *d;
 
-	for (i = 0; i < ARRAY_SIZE(files) && !found; i++) {
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, de->d_name);
+		n = readlink(path, line, sizeof(line) - 1);
+		if (n > 0) {
+			line[n] = '\0';
+			sockets_add(&so, line);
+		}
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < ARRAY_SIZE(files) && !found && so.n; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/net/%s", pid, files[i]);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
 		while (!found && fgets(line, sizeof(line), f))
-			found = listen_line(line, port);
+			found = listen_line(line, port, &so);
 		fclose(f);
 	}
 	return found;
 }
 
-/* Over ssh: the remote host's /proc/net/tcp{,6}, one round trip. */
-static bool listening_remote(const struct host *h, unsigned int port)
+/* Over ssh, one round trip: the sockets of the server whose pid the shell of
+ * server_argv() wrote to dir, then the remote host's /proc/net/tcp{,6}. */
+static bool listening_remote(const struct host *h, const char *dir, unsigned int port)
 {
-	char *out = NULL, *line, *save;
+	char script[400], *out = NULL, *line, *save;
+	struct sockets so = { .n = 0 };
 	bool found = false;
 
-	if (host_sh(h, "cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null", NULL, 0, &out, NULL,
-		    10) == 0 && out)
-		for (line = strtok_r(out, "\n", &save); line && !found;
-		     line = strtok_r(NULL, "\n", &save))
-			found = listen_line(line, port);
+	snprintf(script, sizeof(script),
+		 "p=$(cat '%s/pid' 2>/dev/null); case $p in ''|*[!0-9]*) exit 0 ;; esac; "
+		 "for f in /proc/$p/fd/*; do l=$(readlink \"$f\") && echo \"fd $l\"; done; "
+		 "cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null; exit 0", dir);
+	if (host_sh(h, script, NULL, 0, &out, NULL, 10) == 0 && out) {
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "fd ", 3))
+				sockets_add(&so, line + 3);
+			else if (!found)
+				found = listen_line(line, port, &so);
+		}
+	}
 	free(out);
 	return found;
 }
 
-static bool listening(const struct host *h, pid_t pid, unsigned int port)
+static bool listening(const struct host *h, pid_t pid, const char *dir, unsigned int port)
 {
-	return h->transport == RIG_SSH ? listening_remote(h, port) : listening_local(pid, port);
+	return h->transport == RIG_SSH ? listening_remote(h, dir, port) :
+					 listening_local(pid, port);
 }
 
-static int wait_listening(const struct host *h, pid_t pid, unsigned int port)
+static int wait_listening(const struct host *h, pid_t pid, const char *dir, unsigned int port)
 {
 	const struct timespec tick = { 0, 10 * 1000 * 1000 };
 	double end = now_sec() + LISTEN_TIMEOUT;
 	int status;
 
-	while (!listening(h, pid, port)) {
+	while (!listening(h, pid, dir, port)) {
 		if (proc_poll(pid, &status) == 0) {
 			pr_err("iperf3 server on %s port %u exited (status %d) before listening",
 			       h->what, port, status);
@@ -188,8 +240,8 @@ static void flow_overrun_report(const struct flow_hosts *fh, unsigned int i)
 static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned int n,
 			double timeout)
 {
-	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	double end = now_sec() + timeout;
+	pid_t pids[IPERF_MAX_FLOWS];
 	unsigned int i, running;
 	int ret = 0;
 
@@ -198,7 +250,7 @@ static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned in
 			if (f[i].status >= 0)
 				continue;
 			if (proc_poll(f[i].client, &f[i].status) != 0)
-				running++;
+				pids[running++] = f[i].client;
 		}
 		if (!running)
 			return 0;
@@ -206,8 +258,8 @@ static int wait_clients(const struct flow_hosts *fh, struct flow *f, unsigned in
 			ret = -EINTR;
 		else if (now_sec() > end)
 			ret = -ETIMEDOUT;
-		else
-			nanosleep(&tick, NULL);
+		else	/* asleep until a client ends: the flows are measured meanwhile */
+			proc_sleep(pids, running, end - now_sec());
 	} while (!ret);
 	for (i = 0; i < n && ret == -ETIMEDOUT; i++)
 		if (f[i].status < 0)
@@ -289,9 +341,11 @@ static void remote_server_kill(const struct host *h, const char *dir)
 		 "p=$(cat \"$d/pid\" 2>/dev/null); "
 		 "case $p in ''|*[!0-9]*) ;; *) kill \"$p\" 2>/dev/null ;; esac; "
 		 "rm -rf \"$d\"", dir);
-	proc_ignore_stop(true);
+	sigset_t old;
+
+	ledger_block(&old);	/* also after a Ctrl-C: the server must end */
 	host_sh(h, script, NULL, 0, NULL, NULL, 10);
-	proc_ignore_stop(false);
+	ledger_unblock(&old);
 }
 
 static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int n)
@@ -378,10 +432,11 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 			err = f[i].server;
 	}
 	for (i = 0; i < n && !err; i++)
-		err = wait_listening(fh[i].server, f[i].server, IPERF_PORT0 + i);
+		err = wait_listening(fh[i].server, f[i].server, f[i].remote_dir, IPERF_PORT0 + i);
 	for (i = 0; i < n && !err; i++) {
 		snprintf(f[i].path, sizeof(f[i].path), "%s/flow-%u.json", dir, i);
-		f[i].out_fd = open(f[i].path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		f[i].out_fd = open(f[i].path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				   O_CLOEXEC, 0644);
 		f[i].err_fd = memfd_create("iperf3-err", MFD_CLOEXEC);
 		if (f[i].out_fd < 0 || f[i].err_fd < 0) {
 			err = -errno;

@@ -4,9 +4,11 @@
  * with flock() for a run's whole life (the kernel drops it when the run dies,
  * even by SIGKILL) and holds the owner's pid for the message a second run
  * prints. A test bed is claimed before its first namespace is made
- * (/run/brnf/<prefix>.pid names the owner and the namespaces); one whose owner
- * is dead is removed by the next run or by `brnf cleanup`. A namespace nobody
- * claimed is never touched, whatever its name.
+ * (/run/brnf/<prefix>.pid, created O_EXCL and flock()ed for the owner's life,
+ * names the owner and each namespace with its device and inode, lock.h); one
+ * nobody holds is removed by the next run or by `brnf cleanup`, each namespace
+ * only while it still is the one made. A namespace nobody claimed is never
+ * touched, whatever its name.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lock.h"
@@ -36,7 +39,7 @@ int lock_take(void)
 		pr_err("mkdir %s: %s", BRNF_RUN_DIR, strerror(-err));
 		return err;
 	}
-	fd = open(BRNF_RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(BRNF_RUN_DIR "/lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		err = -errno;
 		pr_err("open %s/lock: %s", BRNF_RUN_DIR, strerror(errno));
@@ -75,118 +78,242 @@ static void state_path(char *buf, size_t len, const char *prefix, const char *ex
 	snprintf(buf, len, BRNF_RUN_DIR "/%s.%s", prefix, ext);
 }
 
-int lock_claim(const char *prefix, const char *const ns[], unsigned int n, bool keep)
+/* The claim's text: the pid, then one line per namespace. */
+static int claim_write(struct claim *c)
 {
-	char path[256], tmp[300], buf[1024];
+	char buf[1024];
 	unsigned int i;
 	size_t len;
-	int err;
 
-	err = mkdir_p(BRNF_RUN_DIR);
-	if (err)
-		return err;
 	len = snprintf(buf, sizeof(buf), "%d\n", getpid());
-	for (i = 0; i < n && len < sizeof(buf); i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s\n", ns[i]);
+	for (i = 0; i < c->n && len < sizeof(buf); i++) {
+		if (c->ns[i].made)
+			len += snprintf(buf + len, sizeof(buf) - len, "%s %llu %llu\n",
+					c->ns[i].name, (unsigned long long)c->ns[i].id.dev,
+					(unsigned long long)c->ns[i].id.ino);
+		else
+			len += snprintf(buf + len, sizeof(buf) - len, "%s -\n", c->ns[i].name);
+	}
 	if (len >= sizeof(buf))
 		return -ENAMETOOLONG;
-	/* whole or not at all: a claim cut short would leave namespaces unnamed */
-	state_path(path, sizeof(path), prefix, "pid");
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	err = write_file(tmp, buf, len);
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (!err && keep) {
-		state_path(path, sizeof(path), prefix, "keep");
-		err = write_file(path, buf, len);
+	/* one write, then the tail cut: a reader never sees a claim without its lines */
+	errno = 0;
+	if (pwrite(c->fd, buf, len, 0) != (ssize_t)len || ftruncate(c->fd, len))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int lock_claim(struct claim *c, bool keep)
+{
+	char path[256], tmp[256];
+	unsigned int k;
+	bool linked = false;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	err = mkdir_p(BRNF_RUN_DIR);
+	if (err) {
+		pr_err("mkdir %s: %s", BRNF_RUN_DIR, strerror(-err));
+		return err;
+	}
+	/* Made whole and locked under a name of our own first, then linked to the claim's
+	 * name, which link() takes only when it is free (as O_EXCL): a claim is never seen
+	 * empty or unlocked while its owner lives. */
+	snprintf(tmp, sizeof(tmp), BRNF_RUN_DIR "/.claim.XXXXXX");
+	c->fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, a name no one else has */
+	if (c->fd < 0 || fchmod(c->fd, 0644) || flock(c->fd, LOCK_EX | LOCK_NB) ||
+	    claim_write(c)) {
+		err = errno ? -errno : -EIO;
+		pr_err("create %s: %s", tmp, strerror(-err));
+		if (c->fd >= 0)
+			close(c->fd);
+		c->fd = -1;
+		unlink(tmp);
+		return err;
+	}
+	for (k = 1; k < 100 && !linked; k++) {
+		if (k == 1)
+			snprintf(c->prefix, sizeof(c->prefix), NETNS_PREFIX "%d", getpid());
+		else
+			snprintf(c->prefix, sizeof(c->prefix), NETNS_PREFIX "%d.%u", getpid(), k);
+		state_path(path, sizeof(path), c->prefix, "pid");
+		linked = link(tmp, path) == 0;
+		if (!linked && errno != EEXIST)
+			break;
+	}
+	err = linked ? 0 : errno == EEXIST ? -EEXIST : -errno;
+	unlink(tmp);
+	if (err) {
+		pr_err("claim a test bed under %s: %s", BRNF_RUN_DIR, err == -EEXIST ?
+		       "brnf<pid> and brnf<pid>.2 .. .99 are all claimed" : strerror(-err));
+		close(c->fd);
+		c->fd = -1;
+		return err;
+	}
+	if (keep) {
+		state_path(path, sizeof(path), c->prefix, "keep");
+		err = file_write(path, "keep\n", 5, 0644);
+		c->keep = !err;
 	}
 	if (err) {
-		pr_err("write %s: %s", path, strerror(-err));
-		unlink(tmp);
+		pr_err("claim %s: %s", path, strerror(-err));
+		lock_unclaim(c);
 	}
 	return err;
 }
 
-void lock_unclaim(const char *prefix)
+int lock_claim_ns(struct claim *c, const char *name, const struct netns_id *id)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < c->n && strcmp(c->ns[i].name, name); i++)
+		;
+	if (i == c->n) {
+		if (c->n == CLAIM_MAX_NS)
+			return -ENOSPC;
+		snprintf(c->ns[c->n++].name, sizeof(c->ns[0].name), "%s", name);
+	}
+	c->ns[i].made = id != NULL;
+	if (id)
+		c->ns[i].id = *id;
+	err = claim_write(c);
+	if (err)
+		pr_err("claim %s: %s", c->prefix, strerror(-err));
+	return err;
+}
+
+void lock_claim_ns_gone(struct claim *c, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->ns[i].name, name)) {
+			c->ns[i] = c->ns[--c->n];
+			claim_write(c);
+			return;
+		}
+}
+
+void lock_unclaim(struct claim *c)
 {
 	char path[256];
 
-	state_path(path, sizeof(path), prefix, "pid");
-	unlink(path);
-	state_path(path, sizeof(path), prefix, "keep");
-	unlink(path);
-}
-
-static bool pid_alive(pid_t pid)
-{
-	return kill(pid, 0) == 0 || errno == EPERM;
-}
-
-/* The pid may have been reused: only a live brnf owns a test bed. */
-static bool owner_alive(pid_t pid)
-{
-	char path[64], comm[64] = "";
-	char *buf;
-
-	if (pid == getpid())
-		return true;
-	if (!pid_alive(pid))
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	if (read_file(path, &buf, NULL) == 0) {
-		snprintf(comm, sizeof(comm), "%s", buf);
-		free(buf);
+	if (c->fd < 0)
+		return;
+	if (!c->n) {
+		state_path(path, sizeof(path), c->prefix, "pid");
+		unlink(path);
+		state_path(path, sizeof(path), c->prefix, "keep");
+		unlink(path);
 	}
-	chomp(comm);
-	return !strcmp(comm, "brnf");
+	close(c->fd);
+	c->fd = -1;
 }
 
 /*
- * One claim (/run/brnf/<prefix>.pid: the owner's pid, then the namespaces it
- * made, one a line) whose owner is gone: delete those namespaces, then the
- * claim. Only names of this claim, never a pattern. Returns how many removed.
+ * One claim whose owner is gone (its flock is free; we hold it now): delete the
+ * namespaces it names, each only if it still is the namespace that was made, then
+ * the claim. Returns how many were removed.
  */
-static int reap_claim(const char *prefix, bool with_kept)
+static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 {
-	char path[256], *text, *line, *save;
+	char path[256], *text = NULL, *line, *save;
 	size_t plen = strlen(prefix);
 	bool all_gone = true;
-	int n = 0;
+	int n = 0, fd;
 	pid_t pid;
 
-	state_path(path, sizeof(path), prefix, "pid");
-	if (read_file(path, &text, NULL))
-		return 0;
-	line = strtok_r(text, "\n", &save);
-	pid = line ? atoi(line) : 0;
-	if (pid <= 0 || owner_alive(pid))
-		goto out_free;
+	*busy = false;
 	state_path(path, sizeof(path), prefix, "keep");
 	if (!with_kept && path_exists(path))
+		return 0;
+	state_path(path, sizeof(path), prefix, "pid");
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		*busy = true;		/* its owner is alive */
+		goto out_close;
+	}
+	if (read_file(path, &text, NULL))
+		goto out_close;
+	line = strtok_r(text, "\n", &save);
+	pid = line ? atoi(line) : 0;
+	if (pid <= 0)		/* just created, not yet written: not ours to judge */
 		goto out_free;
 	while ((line = strtok_r(NULL, "\n", &save))) {
-		snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", line);
-		if (strncmp(line, prefix, plen) || line[plen] != '-' || !path_exists(path))
+		unsigned long long dev, ino;
+		struct netns_id id;
+		bool pending;
+		char name[64], dash;
+		int err;
+
+		if (sscanf(line, "%63s %llu %llu", name, &dev, &ino) == 3) {
+			id.dev = dev;
+			id.ino = ino;
+			pending = false;
+		} else if (sscanf(line, "%63s %c", name, &dash) == 2 && dash == '-') {
+			pending = true;
+		} else {
+			continue;	/* no id: never deleted by name alone */
+		}
+		if (strncmp(name, prefix, plen) || name[plen] != '-')
 			continue;
-		if (netns_del(line)) {
+		snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", name);
+		if (!path_exists(path))
+			continue;
+		err = netns_del_id(name, pending ? NULL : &id);
+		if (err) {
 			all_gone = false;
 			continue;
 		}
 		fprintf(stderr, "brnf: removed network namespace %s of a run that ended (pid %d)\n",
-			line, pid);
+			name, pid);
 		n++;
 	}
-	if (all_gone)
-		lock_unclaim(prefix);
+	if (all_gone) {
+		state_path(path, sizeof(path), prefix, "pid");
+		unlink(path);
+		state_path(path, sizeof(path), prefix, "keep");
+		unlink(path);
+	}
 out_free:
 	free(text);
+out_close:
+	close(fd);
 	return n;
+}
+
+int lock_remove_kept(const char *prefix)
+{
+	bool busy;
+	int n = reap_claim(prefix, true, &busy);
+
+	return busy ? -EBUSY : n;
+}
+
+/* A claim's temporary name (lock_claim()) that its owner, killed, never linked. */
+static void tmp_reap(const char *name)
+{
+	char path[300];
+	int fd;
+
+	snprintf(path, sizeof(path), BRNF_RUN_DIR "/%s", name);
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		unlink(path);
+	close(fd);
 }
 
 int lock_reap_stale(bool with_kept)
 {
 	char prefix[128];
 	struct dirent *de;
+	bool busy;
 	int n = 0;
 	DIR *d;
 
@@ -196,11 +323,15 @@ int lock_reap_stale(bool with_kept)
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
+		if (!strncmp(de->d_name, ".claim.", 7)) {
+			tmp_reap(de->d_name);
+			continue;
+		}
 		if (len <= 4 || strcmp(de->d_name + len - 4, ".pid") ||
 		    len - 4 >= sizeof(prefix))
 			continue;
 		snprintf(prefix, sizeof(prefix), "%.*s", (int)(len - 4), de->d_name);
-		n += reap_claim(prefix, with_kept);
+		n += reap_claim(prefix, with_kept, &busy);
 	}
 	closedir(d);
 	return n;

@@ -4,6 +4,7 @@
 #define BRNF_LOCK_H
 
 #include <stdbool.h>
+#include "netns.h"
 
 #define BRNF_RUN_DIR "/run/brnf"
 
@@ -11,11 +12,39 @@
  * run gets one line naming the holder and -EBUSY. */
 int lock_take(void);
 void lock_release(void);
-/* Record that test bed <prefix> with namespaces ns[0..n) (each <prefix>-...)
- * belongs to us, before they are made; keep = survives our exit (`brnf testbed
- * up`) until `testbed down` or `brnf cleanup`. */
-int lock_claim(const char *prefix, const char *const ns[], unsigned int n, bool keep);
-void lock_unclaim(const char *prefix);
+/*
+ * A claim: /run/brnf/<prefix>.pid, created O_EXCL and held with flock() for the
+ * owner's life (so an owner is alive exactly while its claim is locked, whatever
+ * pid namespace it runs in), naming the owner's pid and each namespace it made
+ * with the device and inode it was made as ("<name> <dev> <ino>"), or "<name> -"
+ * while it is being made (its file was created O_EXCL by the owner).
+ */
+#define CLAIM_MAX_NS 8
+struct claim {
+	char prefix[32];		/* brnf<pid>, or brnf<pid>.<n> when that is taken */
+	int fd;				/* -1: no claim */
+	bool keep;
+	unsigned int n;
+	struct {
+		char name[48];
+		bool made;		/* id known */
+		struct netns_id id;
+	} ns[CLAIM_MAX_NS];
+};
+/* Claim a new, unused prefix (brnf<pid>, else brnf<pid>.2 ...: two runs that are
+ * both PID 1 in their own pid namespaces never share one). keep: survives our exit
+ * (`brnf testbed up`) until `testbed down` or `brnf cleanup`. 0 or -errno after one
+ * line. */
+int lock_claim(struct claim *c, bool keep);
+/* Record namespace name as being made (id NULL) or made as id. 0 or -errno. */
+int lock_claim_ns(struct claim *c, const char *name, const struct netns_id *id);
+/* Name no longer ours (deleted). */
+void lock_claim_ns_gone(struct claim *c, const char *name);
+/* Remove the claim when it names no namespace any more, and let it go. */
+void lock_unclaim(struct claim *c);
+/* Remove a kept test bed: its namespaces (as the claim names them) and the claim.
+ * Returns how many namespaces were removed, -EBUSY when its owner is alive. */
+int lock_remove_kept(const char *prefix);
 /*
  * Remove the namespaces of claims whose owner pid is dead (kept ones only when
  * with_kept), then the claims. Prints one line per namespace removed. Returns

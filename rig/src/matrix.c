@@ -324,8 +324,10 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 		case K_RULESET:
 		default:
 			ret = matrix_check_ruleset(v, err, errlen);
-			if (!ret)
+			if (!ret) {
 				strcpy(r->ruleset, v);
+				r->ruleset_set = true;
+			}
 			break;
 		}
 		if (ret)

@@ -32,6 +32,8 @@ struct brnf_row {
 	unsigned int nlocal;
 	char local[BRNF_MAX_BRIDGES][BRNF_NAME_LEN];
 	char ruleset[BRNF_NAME_LEN];
+	bool ruleset_set;			/* the line says ruleset= (else "none", or the
+						 * run's --ruleset) */
 	bool expect_mismatch;			/* expect=mismatch: verification must say no */
 	unsigned int line;			/* line in the matrix file */
 };

@@ -58,7 +58,23 @@ static int make_run_dir_shared(void)
 	return 0;
 }
 
-int netns_add(const char *name)
+int netns_id(const char *name, struct netns_id *id)
+{
+	char path[256];
+	struct stat st;
+	int err;
+
+	err = ns_path(path, sizeof(path), name);
+	if (err)
+		return err;
+	if (stat(path, &st))
+		return -errno;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return 0;
+}
+
+int netns_add(const char *name, netns_reserved_fn reserved, void *ctx, struct netns_id *id)
 {
 	char path[256];
 	int fd, err, status;
@@ -72,13 +88,22 @@ int netns_add(const char *name)
 		pr_err("mount --make-shared %s: %s", NETNS_RUN_DIR, strerror(-err));
 		return err;
 	}
-	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0) {
 		err = -errno;
-		pr_err("create %s: %s", path, strerror(errno));
+		if (err == -EEXIST)
+			pr_err("network namespace %s exists already and is not this run's; it is "
+			       "left alone (%s)", name, path);
+		else
+			pr_err("create %s: %s", path, strerror(errno));
 		return err;
 	}
 	close(fd);
+	if (reserved) {
+		err = reserved(ctx, name);
+		if (err)
+			goto out_unlink;
+	}
 
 	pid = fork();
 	if (pid < 0) {
@@ -101,7 +126,12 @@ int netns_add(const char *name)
 		pr_err("network namespace %s: %s", name, strerror(-err));
 		goto out_unlink;
 	}
-	return 0;
+	err = netns_id(name, id);
+	if (err) {
+		pr_err("network namespace %s: %s", name, strerror(-err));
+		netns_del_id(name, NULL);
+	}
+	return err;
 
 out_unlink:
 	unlink(path);
@@ -153,8 +183,23 @@ int netns_kill_pids(const char *name, int sig)
 	return n;
 }
 
+/* An empty regular file on the file system of /run/netns, no namespace mounted on it. */
+static bool is_placeholder(const char *path)
+{
+	struct stat st, dir;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode) && !st.st_size &&
+	       !stat(NETNS_RUN_DIR, &dir) && st.st_dev == dir.st_dev;
+}
+
 int netns_del(const char *name)
 {
+	return netns_del_id(name, NULL);
+}
+
+int netns_del_id(const char *name, const struct netns_id *id)
+{
+	struct netns_id now;
 	char path[256];
 	int err, i;
 
@@ -163,6 +208,15 @@ int netns_del(const char *name)
 		return err;
 	if (!path_exists(path))
 		return 0;
+	if (id && (netns_id(name, &now) || now.dev != id->dev || now.ino != id->ino)) {
+		/* its mount gone with the mount namespace it was made in (a PID-1 brnf under
+		 * unshare --mount-proc): the empty file this owner created, no namespace */
+		if (is_placeholder(path))
+			return unlink(path) && errno != ENOENT ? -errno : 0;
+		pr_err("network namespace %s is not the one brnf made under that name; it is "
+		       "left alone", name);
+		return -ESTALE;
+	}
 	/* Processes left inside (iperf3 of a killed run) keep it alive: end them. */
 	for (i = 0; i < 50 && netns_kill_pids(name, SIGKILL) > 0; i++)
 		usleep(20000);

@@ -4,15 +4,38 @@
 #define BRNF_NETNS_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
 
 #define NETNS_RUN_DIR "/run/netns"
 #define NETNS_PREFIX "brnf"	/* every namespace brnf makes starts with it */
 
 /* Remember the namespace brnf started in (the root one). Call first. */
 int netns_init(void);
-/* Create /run/netns/<name>: unshare(CLONE_NEWNET) in a child, bind mount. */
-int netns_add(const char *name);
-/* Kill what still runs inside, unmount and unlink. Missing is not an error. */
+/* Which namespace a name stands for: the device and inode of /run/netns/<name>. */
+struct netns_id {
+	dev_t dev;
+	ino_t ino;
+};
+/* Called once /run/netns/<name> was created (O_EXCL: it is ours), before the
+ * namespace is made and mounted on it; an error stops netns_add(). */
+typedef int (*netns_reserved_fn)(void *ctx, const char *name);
+/*
+ * Create /run/netns/<name>: the file O_EXCL (a name that exists is never taken
+ * over: -EEXIST with one line), reserved(ctx, name) when not NULL, then
+ * unshare(CLONE_NEWNET) in a child and bind mount. *id: the namespace made.
+ */
+int netns_add(const char *name, netns_reserved_fn reserved, void *ctx, struct netns_id *id);
+/* The namespace /run/netns/<name> stands for now. 0 or -errno. */
+int netns_id(const char *name, struct netns_id *id);
+/*
+ * Delete <name> only when it still is namespace id: kill what runs inside,
+ * unmount, unlink. Missing is not an error; another namespace under that name is
+ * left alone (-ESTALE, one line). id NULL: the file was created by this owner with
+ * O_EXCL and the namespace not yet recorded (a claim's "pending" entry).
+ */
+int netns_del_id(const char *name, const struct netns_id *id);
+/* The same by name alone, for brnf-storm's own brnfstorm<pid>-* of a storm gone. */
 int netns_del(const char *name);
 /* O_RDONLY|O_CLOEXEC fd of /run/netns/<name>, or -errno. */
 int netns_open(const char *name);

@@ -191,6 +191,7 @@ struct ack {
 	char msg[256];
 	nl_msg_cb cb;
 	void *data;
+	const char *what, *ns;	/* for a warning */
 };
 
 static int extack_attr_cb(const struct nlattr *attr, void *data)
@@ -206,10 +207,30 @@ static int extack_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+/* The kernel's extack message (NLMSGERR_ATTR_MSG) of an NLMSG_ERROR or NLMSG_DONE whose
+ * TLVs start off bytes into the payload, into ack->msg ("" when none). */
+static void extack_msg(const struct nlmsghdr *nlh, unsigned int off, struct ack *ack)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
+
+	ack->msg[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || mnl_nlmsg_get_payload_len(nlh) < off)
+		return;
+	if (mnl_attr_parse(nlh, off, extack_attr_cb, tb) == MNL_CB_OK && tb[NLMSGERR_ATTR_MSG])
+		snprintf(ack->msg, sizeof(ack->msg), "%s",
+			 mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
+}
+
+/* A message with success that still says something: a warning, as iproute2 prints it. */
+static void extack_warn(const struct ack *ack)
+{
+	if (ack->msg[0])
+		fprintf(stderr, "Warning: %s (%s in %s)\n", ack->msg, ack->what, ack->ns);
+}
+
 /* NLMSG_ERROR: the ack (error 0) or an error with the kernel's extack message. */
 static int error_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 	struct ack *ack = data;
 	unsigned int off = sizeof(*e);
@@ -219,17 +240,30 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	ack->err = e->error;
-	if (!e->error)
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&e->msg);
+	extack_msg(nlh, off, ack);
+	if (!e->error) {
+		extack_warn(ack);
 		return MNL_CB_STOP;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += mnl_nlmsg_get_payload_len(&e->msg);
-		if (mnl_attr_parse(nlh, off, extack_attr_cb, tb) == MNL_CB_OK &&
-		    tb[NLMSGERR_ATTR_MSG])
-			snprintf(ack->msg, sizeof(ack->msg), "%s",
-				 mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
 	}
 	return MNL_CB_ERROR;
+}
+
+/* NLMSG_DONE: the end of a dump; its int is the dump's error (< 0: it failed). */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ack *ack = data;
+	int err = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(int));
+	ack->err = err;
+	extack_msg(nlh, sizeof(int), ack);
+	if (err < 0)
+		return MNL_CB_ERROR;
+	extack_warn(ack);
+	return MNL_CB_STOP;
 }
 
 static int data_cb(const struct nlmsghdr *nlh, void *data)
@@ -250,13 +284,14 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 int nl_talk(struct nl *nl, struct nlmsghdr *nlh, nl_msg_cb cb, void *data, const char *what)
 {
 	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
-	struct ack ack = { .cb = cb, .data = data };
+	struct ack ack = { .cb = cb, .data = data, .what = what, .ns = nl->ns };
 	char rbuf[32768];
 	unsigned int seq = nlh->nlmsg_seq;
 	ssize_t n;
 	int ret;
 
 	ctl[NLMSG_ERROR] = error_cb;
+	ctl[NLMSG_DONE] = done_cb;
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
 		ret = -errno;

@@ -49,8 +49,10 @@ void *nl_put_header(struct nlmsghdr *nlh, size_t len);
 typedef int (*nl_msg_cb)(const struct nlmsghdr *nlh, void *data);
 /*
  * Send nlh (built in nl->buf) with NLM_F_ACK and run cb (may be NULL) over the
- * answers until the ack or the end of a dump. On a kernel error prints one
- * line "Error: <kernel's message> (<what> in <ns>)" and returns -errno.
+ * answers until the ack or the end of a dump (NLMSG_DONE, whose error a failed dump
+ * returns). On a kernel error prints one line "Error: <kernel's message> (<what> in
+ * <ns>)" and returns -errno; a kernel message with success (extack) is printed as
+ * "Warning: <message> (<what> in <ns>)", as iproute2's mnl utilities do.
  */
 int nl_talk(struct nl *nl, struct nlmsghdr *nlh, nl_msg_cb cb, void *data, const char *what);
 

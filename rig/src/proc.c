@@ -5,14 +5,17 @@
  * so a signal can end them all.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,22 +27,30 @@
 #define MAX_CHILDREN 256
 
 static pid_t children[MAX_CHILDREN];
-static bool ignore_stop;
 
-void proc_ignore_stop(bool on)
+/* A stop asked for while the stop signals are blocked (an unwind, a restore that must
+ * finish, ledger.h) does not interrupt a wait. */
+static bool stop_asked(void)
 {
-	ignore_stop = on;
+	sigset_t cur;
+
+	if (!brnf_stop)
+		return false;
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	return !sigismember(&cur, SIGINT);
 }
 
-static void child_add(pid_t pid)
+/* Remember pid; -EMFILE when the table is full (the child could not be ended later). */
+static int child_add(pid_t pid)
 {
 	unsigned int i;
 
 	for (i = 0; i < MAX_CHILDREN; i++)
 		if (!children[i]) {
 			children[i] = pid;
-			return;
+			return 0;
 		}
+	return -EMFILE;
 }
 
 static void child_del(pid_t pid)
@@ -56,14 +67,22 @@ static void child_exec(pid_t parent, const char *ns, char *const argv[], int in_
 {
 	int null = open("/dev/null", O_RDWR);
 
+	sigset_t none;
+
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* brnf died before the line above: we were reparented. Not getppid() == 1,
 	 * which is always true when brnf itself is PID 1 (a container's entrypoint). */
 	if (getppid() != parent)
 		_exit(127);
+	/* A process group of its own: a Ctrl-C at the terminal reaches brnf alone, which
+	 * ends its children itself, and never the ssh and nft of a restore half-way. */
+	setpgid(0, 0);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (ns) {
 		if (netns_enter(ns))
 			_exit(127);
@@ -87,7 +106,14 @@ pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, i
 		return -errno;
 	if (pid == 0)
 		child_exec(parent, ns, argv, in_fd, out_fd, err_fd);
-	child_add(pid);
+	setpgid(pid, pid);	/* as the child does: whichever runs first */
+	if (child_add(pid)) {
+		/* not silently: one brnf could not end on a signal is not started */
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pr_err("%s: more than %d child processes at once", argv[0], MAX_CHILDREN);
+		return -EMFILE;
+	}
 	return pid;
 }
 
@@ -105,11 +131,66 @@ static int decode(int status)
 	return 255;
 }
 
+static bool is_child(pid_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * As PID 1 (a container's entrypoint) brnf inherits every orphan of its pid
+ * namespace (a daemonized ssh master, what a child left behind) and must reap
+ * them, or they stay zombies. Only zombies whose parent is brnf and that are none
+ * of its own children (whose status a wait of its own collects). At most every
+ * 100 ms: it reads /proc.
+ */
+static void reap_orphans(void)
+{
+	static double last;
+	char path[64], buf[512], *p;
+	struct dirent *de;
+	int ppid, fd;
+	ssize_t n;
+	pid_t pid;
+	char st;
+	DIR *d;
+
+	if (getpid() != 1 || now_sec() - last < 0.1)
+		return;
+	last = now_sec();
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		pid = atoi(de->d_name);
+		if (pid <= 1 || is_child(pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		p = strrchr(buf, ')');	/* after the command name, which may hold anything */
+		if (p && sscanf(p + 1, " %c %d", &st, &ppid) == 2 && st == 'Z' && ppid == 1)
+			waitpid(pid, NULL, WNOHANG);
+	}
+	if (d)
+		closedir(d);
+}
+
 int proc_poll(pid_t pid, int *status)
 {
 	int st;
-	pid_t r = waitpid(pid, &st, WNOHANG);
+	pid_t r;
 
+	reap_orphans();
+	r = waitpid(pid, &st, WNOHANG);
 	if (r < 0) {
 		child_del(pid);
 		return -errno;
@@ -121,11 +202,65 @@ int proc_poll(pid_t pid, int *status)
 	return 0;
 }
 
+#ifdef SYS_pidfd_open
+static int pidfd_open(pid_t pid)
+{
+	return syscall(SYS_pidfd_open, pid, 0);
+}
+#else
+static int pidfd_open(pid_t pid)
+{
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
+
+void proc_sleep(const pid_t *pids, unsigned int n, double timeout)
+{
+	struct pollfd pfd[PROC_SLEEP_MAX];
+	struct timespec ts, *tsp = NULL;
+	sigset_t stop, old;
+	unsigned int m = 0, i;
+	int fd;
+
+	for (i = 0; i < n && m < PROC_SLEEP_MAX; i++) {
+		fd = pidfd_open(pids[i]);
+		if (fd < 0)
+			break;
+		pfd[m++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	}
+	if (i < n) {
+		/* no pidfd (a kernel before 5.3): a short tick, as before */
+		const struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&tick, NULL);
+		goto out_close;
+	}
+	if (getpid() == 1 && (timeout < 0 || timeout > 0.1))
+		timeout = 0.1;		/* reap_orphans() */
+	if (timeout >= 0) {
+		ts.tv_sec = (time_t)timeout;
+		ts.tv_nsec = (long)((timeout - ts.tv_sec) * 1e9);
+		tsp = &ts;
+	}
+	/* the stop signals come in only inside ppoll(): none is lost between the look at
+	 * brnf_stop and the sleep (unless they were blocked before: an unwind) */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (!brnf_stop || sigismember(&old, SIGINT))
+		ppoll(pfd, m, tsp, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out_close:
+	for (i = 0; i < m; i++)
+		close(pfd[i].fd);
+}
+
 int proc_wait(pid_t pid, double timeout)
 {
-	/* 0.25 ms doubling to 20 ms: short commands (a read over ssh) are not
-	 * rounded up to a whole tick, long ones cost no more wakeups than before. */
-	struct timespec tick = { 0, 250 * 1000 };
 	double end = now_sec() + timeout;
 	int status, r;
 
@@ -135,13 +270,12 @@ int proc_wait(pid_t pid, double timeout)
 			return r;
 		if (r == 0)
 			return status;
-		if (brnf_stop && !ignore_stop)
+		if (stop_asked())
 			return -EINTR;
 		if (timeout >= 0 && now_sec() > end)
 			return -ETIMEDOUT;
-		nanosleep(&tick, NULL);
-		if (tick.tv_nsec < 20 * 1000 * 1000)
-			tick.tv_nsec *= 2;
+		/* asleep until it exits: no periodic wakeup (in a guest they are measured) */
+		proc_sleep(&pid, 1, timeout >= 0 ? end - now_sec() : -1);
 	}
 }
 
@@ -213,6 +347,7 @@ int proc_run(const char *ns, char *const argv[], char **out, char **err, double 
 
 void proc_kill_all(void)
 {
+	reap_orphans();
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	unsigned int i, n;
 	double end;

@@ -8,7 +8,8 @@
 #include <sys/types.h>
 
 /*
- * fork; the child dies with us (PR_SET_PDEATHSIG), enters namespace ns (NULL:
+ * fork; the child, in a process group of its own with no signal blocked, dies with
+ * us (PR_SET_PDEATHSIG), enters namespace ns (NULL:
  * stay), gets stdout/stderr from out_fd/err_fd (-1: /dev/null) and execs argv.
  * The pid is remembered until proc_wait() reaps it. Returns pid or -errno.
  */
@@ -17,10 +18,19 @@ pid_t proc_spawn(const char *ns, char *const argv[], int out_fd, int err_fd);
 pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, int err_fd);
 /*
  * Wait for pid up to timeout seconds (< 0: no limit). Returns the exit status
- * (0..255, 128+sig when killed), -ETIMEDOUT, or -EINTR when brnf_stop is set.
+ * (0..255, 128+sig when killed), -ETIMEDOUT, or -EINTR when brnf_stop is set and
+ * the stop signals are not blocked (ledger_block(): an unwind or a restore).
  * The child is still running after -ETIMEDOUT/-EINTR.
  */
 int proc_wait(pid_t pid, double timeout);
+/*
+ * Sleep until one of pids[0..n) (at most PROC_SLEEP_MAX, children not yet reaped)
+ * exits, a stop signal comes (not while they are blocked: an unwind), or timeout
+ * seconds (< 0: none) pass: a pidfd per child and ppoll(), no periodic wakeup (as
+ * PID 1 every 100 ms, to reap orphans). The callers look again at what they wait for.
+ */
+#define PROC_SLEEP_MAX 64
+void proc_sleep(const pid_t *pids, unsigned int n, double timeout);
 /* Is pid still running (not yet reaped)? */
 int proc_poll(pid_t pid, int *status);
 /* Run argv in ns and collect stdout/stderr (malloc'd, NUL-terminated; NULL ok). */
@@ -28,9 +38,6 @@ int proc_run(const char *ns, char *const argv[], char **out, char **err, double 
 /* Same with in[0..inlen) on stdin (in == NULL: /dev/null). */
 int proc_run_in(const char *ns, char *const argv[], const char *in, size_t inlen,
 		char **out, char **err, double timeout);
-/* While on, proc_wait() does not return -EINTR for brnf_stop (the restore
- * after a signal must finish). */
-void proc_ignore_stop(bool on);
 /* SIGTERM, then SIGKILL, every child still known; reap them. */
 void proc_kill_all(void);
 /* First line of s that starts with "Error" (or the first line) into buf. */

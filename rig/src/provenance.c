@@ -416,6 +416,8 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	json_object_object_add(top, "date_end", json_object_new_string(p->date_end));
 	json_object_object_add(top, "wall_seconds", json_object_new_double(p->wall_seconds));
 	json_object_object_add(top, "runs", json_object_new_int(p->runs_done));
+	if (p->incomplete)	/* the runs before an error, kept */
+		json_object_object_add(top, "incomplete", json_object_new_string(p->incomplete));
 	json_object_object_add(top, "params", params_json(p));
 	json_object_object_add(top, "rows", rows_json(p));
 	snprintf(path, sizeof(path), "%s/provenance.json", partdir);

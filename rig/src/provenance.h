@@ -36,6 +36,7 @@ struct provenance {
 	char date_start[32];
 	char date_end[32];
 	unsigned int runs_done;
+	const char *incomplete;		/* why the run stopped early (its runs kept), or NULL */
 	double wall_seconds;
 };
 

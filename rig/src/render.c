@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -636,7 +637,7 @@ static int write_file(struct rowstats *rs, const char *name, writer_fn fn,
 {
 	char path[4096], tmp[4096];
 	FILE *f;
-	int ret;
+	int ret, fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path) ||
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", rs->dir, name, (int)getpid()) >=
@@ -644,10 +645,14 @@ static int write_file(struct rowstats *rs, const char *name, writer_fn fn,
 		pr_err("%s/%s: path too long", rs->dir, name);
 		return -ENAMETOOLONG;
 	}
-	f = fopen(tmp, "w");
+	/* a new file, never one (or a link) that is there already */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		ret = -errno;
 		pr_err("%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
 	ret = fn(rs, tb, sm, f);

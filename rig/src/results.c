@@ -117,6 +117,9 @@ int results_check(const char *dir, const char *part)
 
 int results_open(struct results *r, const char *dir, const char *part)
 {
+	char path[1300], *slash;
+	const char *mine;
+	bool made;
 	int err;
 
 	err = results_check(dir, part);
@@ -133,15 +136,37 @@ int results_open(struct results *r, const char *dir, const char *part)
 		snprintf(r->top, sizeof(r->top), "%s.tmp.%d", r->dir, getpid());
 		snprintf(r->part, sizeof(r->part), "%s/raw/%s", r->top, part);
 	}
-	err = mkdir_p(r->part);
-	if (!err) {
-		char runs[1300];
-
-		snprintf(runs, sizeof(runs), "%s/runs", r->part);
-		err = mkdir_p(runs);
+	/* The parents as they are (--out's own, an existing results directory); the
+	 * temporary tree made new, never one that exists (a link planted there). */
+	mine = r->whole ? r->top : r->part;
+	snprintf(path, sizeof(path), "%s", r->whole ? r->top : r->part);
+	slash = strrchr(path, '/');
+	if (slash && slash != path) {
+		*slash = '\0';
+		err = mkdir_p(path);
 	}
-	if (err)
-		pr_err("mkdir %s: %s", r->part, strerror(-err));
+	if (!err) {
+		snprintf(path, sizeof(path), "%s", mine);
+		err = mkdir_new(path);
+	}
+	made = !err;
+	if (!err && r->whole) {
+		snprintf(path, sizeof(path), "%s/raw", r->top);
+		err = mkdir_new(path);
+		if (!err) {
+			snprintf(path, sizeof(path), "%s", r->part);
+			err = mkdir_new(path);
+		}
+	}
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/runs", r->part);
+		err = mkdir_new(path);
+	}
+	if (err) {
+		pr_err("mkdir %s: %s", path, strerror(-err));
+		if (made)
+			rm_rf(mine);
+	}
 	return err;
 }
 
@@ -152,7 +177,7 @@ int results_run_dir(struct results *r, unsigned int order, const char *name,
 
 	if (snprintf(buf, len, "%s/runs/%04u-%s", r->part, order, name) >= (int)len)
 		return -ENAMETOOLONG;
-	err = mkdir_p(buf);
+	err = mkdir_new(buf);
 	if (err)
 		pr_err("mkdir %s: %s", buf, strerror(-err));
 	return err;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "proc.h"
 #include "ruleset.h"
 #include "util.h"
 #include "version.h"
@@ -63,45 +64,106 @@ static const char *needs(const char *file)
 	return "a missing feature?";
 }
 
-/* One file of the ruleset into h (after the flush). */
-static int load_file(const struct host *h, const char *name, const char *file)
-{
-	char path[512], what[1100], *text = NULL;
-	char *load[] = { "nft", "-f", path, NULL };
-	size_t len = 0;
-	int err;
+/* The transaction: "flush ruleset", then each file; where each file starts in it. */
+struct txn {
+	char *text;
+	size_t len;
+	const char *file[BRNF_MAX_RULESETS];
+	char path[BRNF_MAX_RULESETS][512];
+	unsigned int first[BRNF_MAX_RULESETS];	/* its first line in text */
+	int n;
+};
 
-	err = ruleset_path(file, path, sizeof(path));
-	if (err)
-		return err;
-	if (h->transport != RIG_NETNS) {
-		err = read_file(path, &text, &len);
-		if (err) {
-			pr_err("ruleset %s: read %s: %s", name, path, strerror(-err));
-			return err;
+static int txn_build(struct txn *t, const char *name)
+{
+	unsigned int line = 2;
+	FILE *m;
+	int i, err = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->n = ruleset_files(name, t->file);
+	if (t->n < 0)
+		return -EINVAL;
+	m = open_memstream(&t->text, &t->len);
+	if (!m)
+		return -errno;
+	fputs("flush ruleset\n", m);
+	for (i = 0; i < t->n && !err; i++) {
+		char *buf = NULL;
+		size_t len = 0, k;
+
+		err = ruleset_path(t->file[i], t->path[i], sizeof(t->path[i]));
+		if (!err) {
+			err = read_file(t->path[i], &buf, &len);
+			if (err)
+				pr_err("ruleset %s: read %s: %s", name, t->path[i], strerror(-err));
 		}
-		load[2] = "/proc/self/fd/0";
+		if (err)
+			break;
+		t->first[i] = line;
+		fwrite(buf, 1, len, m);
+		if (len && buf[len - 1] != '\n')
+			fputc('\n', m);
+		for (k = 0; k < len; k++)
+			line += buf[k] == '\n';
+		line += len && buf[len - 1] != '\n';
+		free(buf);
 	}
-	snprintf(what, sizeof(what), "ruleset %s (%s) does not load on this kernel (%s)", name,
-		 path, needs(file));
-	err = host_cmd(h, what, "nftables", load, text, len, NULL);
-	free(text);
+	if (fclose(m) && !err)
+		err = -EIO;
+	if (err) {
+		free(t->text);
+		t->text = NULL;
+	}
 	return err;
+}
+
+/* nft's "/proc/self/fd/0:LINE:..." as the file's own "PATH:LINE:..."; which file. */
+static int txn_where(const struct txn *t, const char *msg, char *buf, size_t len)
+{
+	static const char in[] = "/proc/self/fd/0:";
+	unsigned int line;
+	int i, n = 0;
+
+	if (strncmp(msg, in, sizeof(in) - 1) ||
+	    sscanf(msg + sizeof(in) - 1, "%u%n", &line, &n) != 1 || !n) {
+		snprintf(buf, len, "%s", msg);
+		return -1;
+	}
+	for (i = t->n - 1; i >= 0 && t->first[i] > line; i--)
+		;
+	if (i < 0) {
+		snprintf(buf, len, "(flush ruleset)%s", msg + sizeof(in) - 1 + n);
+		return -1;
+	}
+	snprintf(buf, len, "%s:%u%s", t->path[i], line - t->first[i] + 1,
+		 msg + sizeof(in) - 1 + n);
+	return i;
 }
 
 int ruleset_load(const struct host *h, const char *name)
 {
-	char *flush[] = { "nft", "flush", "ruleset", NULL };
-	const char *files[BRNF_MAX_RULESETS];
-	char what[300];
-	int n, i, err;
+	char *argv[] = { "nft", "-f", "/proc/self/fd/0", NULL };
+	char *err = NULL, line[600], where[700];
+	struct txn t;
+	int ret, i;
 
-	n = ruleset_files(name, files);
-	if (n < 0)
-		return -EINVAL;
-	snprintf(what, sizeof(what), "ruleset %s: nft flush ruleset", name);
-	err = host_cmd(h, what, "nftables", flush, NULL, 0, NULL);
-	for (i = 0; i < n && !err; i++)
-		err = load_file(h, name, files[i]);
-	return err;
+	ret = txn_build(&t, name);
+	if (ret)
+		return ret;
+	/* one transaction: the flush and every file, or nothing (the old ruleset stays) */
+	ret = host_run(h, argv, t.text, t.len, NULL, &err, 30);
+	if (host_failed(h, ret, err)) {
+		ret = ret < 0 ? ret : -EIO;
+	} else if (ret) {
+		proc_first_error(err, line, sizeof(line));
+		i = txn_where(&t, line, where, sizeof(where));
+		pr_err("%s: ruleset %s (%s) does not load on this kernel (%s): %s", h->what, name,
+		       t.path[i >= 0 ? i : 0], needs(i >= 0 ? t.file[i] : ""),
+		       where[0] ? where : "nft failed");
+		ret = -EIO;
+	}
+	free(err);
+	free(t.text);
+	return ret;
 }

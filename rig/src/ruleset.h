@@ -14,9 +14,10 @@ int ruleset_path(const char *file, char *buf, size_t len);
 int ruleset_digest(const char *file, char hex[65]);
 /* The files of a ruleset: their number, or -EINVAL after one line. */
 int ruleset_files(const char *name, const char *files[BRNF_MAX_RULESETS]);
-/* `nft flush ruleset` then `nft -f <file>` of each file on h (a netns: the file itself,
- * else the file on stdin, `nft -f /proc/self/fd/0`); one line naming the ruleset,
- * what its file needs and nft's error when it does not load. */
+/* One nft transaction on h (`nft -f /proc/self/fd/0`): `flush ruleset` and every file
+ * of the ruleset, so that a ruleset that does not load leaves the one before it in
+ * place. One line naming the ruleset, what its file needs and nft's error at the
+ * file's own name and line when it does not load. */
 int ruleset_load(const struct host *h, const char *name);
 
 #endif

@@ -55,10 +55,9 @@ struct run {
 	struct flow_hosts fh[IPERF_MAX_FLOWS];
 	bool *unsupported;		/* per matrix row: needs br_netfilter, the AP has none */
 	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
+	struct ledger undo;		/* every step's undo (cmd_run.c), one unwind */
 	struct testbed tb;
-	bool tb_up;
 	struct results res;
-	bool res_open;
 	unsigned int wl[WL_N];		/* the workloads, in the order they run */
 	unsigned int nwl;
 	unsigned int repeat_mask;	/* 1 << workload: measured in repetitions 2..R too */
@@ -67,6 +66,7 @@ struct run {
 	char iperf_ver[64];
 	unsigned int mismatches;
 	unsigned int order;
+	char incomplete[160];		/* a run failed: why; the runs before it are kept */
 };
 
 /* preflight.c; nothing is changed anywhere before preflight_rulesets() */
@@ -81,10 +81,6 @@ int preflight_workloads(struct run *r);
 /* Every ruleset the rows use loaded once, then the counting rules (which physdev
  * or iif) once; nothing stays loaded. */
 int preflight_rulesets(struct run *r);
-
-/* cmd_run.c: the namespace test bed built again (--fresh-testbed), between two
- * repetitions; whatever ran in it killed first. */
-int run_testbed_renew(struct run *r);
 
 /* cells.c: for rep, for row, for workload, for direction, one measured run; then
  * each row's verification pass. -EINTR on a signal. */

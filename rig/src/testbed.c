@@ -84,8 +84,11 @@ void testbed_names(struct testbed *tb, const char *prefix)
 	unsigned int r;
 
 	snprintf(tb->prefix, sizeof(tb->prefix), "%s", prefix);
-	for (r = 0; r < TB_NROLES; r++)
+	for (r = 0; r < TB_NROLES; r++) {
 		snprintf(tb->ns[r], sizeof(tb->ns[r]), "%s-%s", prefix, tb_role_names[r]);
+		tb->undo_id[r] = -1;
+	}
+	tb->claim.fd = -1;
 	memcpy(tb->veth, veths, sizeof(veths));
 }
 
@@ -227,16 +230,51 @@ static int role_setup(struct testbed *tb, enum tb_role role, unsigned int flags)
 	return err;
 }
 
-int testbed_make(struct testbed *tb, unsigned int flags)
+/* The undo of one namespace: deleted only if it still is the one made. */
+static int ns_undo(void *arg)
 {
-	unsigned int r;
+	struct tb_undo *u = arg;
+	struct testbed *tb = u->tb;
 	int err;
 
+	err = netns_del_id(tb->ns[u->role], &tb->id[u->role]);
+	if (!err && tb->claim.fd >= 0)
+		lock_claim_ns_gone(&tb->claim, tb->ns[u->role]);
+	tb->undo_id[u->role] = -1;
+	return err;
+}
+
+/* netns_add() created the file: the claim names it before the namespace exists. */
+static int ns_reserved(void *ctx, const char *name)
+{
+	struct testbed *tb = ctx;
+
+	return tb->claim.fd >= 0 ? lock_claim_ns(&tb->claim, name, NULL) : 0;
+}
+
+int testbed_make(struct testbed *tb, unsigned int flags, struct ledger *l)
+{
+	unsigned int r;
+	int err, id;
+
+	tb->undo = l;
 	for (r = 0; r < TB_NROLES; r++) {
-		err = netns_add(tb->ns[r]);
-		if (err)
-			goto out_remove;
-		tb->created[r] = true;
+		err = netns_add(tb->ns[r], ns_reserved, tb, &tb->id[r]);
+		if (err) {
+			if (tb->claim.fd >= 0)
+				lock_claim_ns_gone(&tb->claim, tb->ns[r]);
+			return err;
+		}
+		tb->undo_arg[r] = (struct tb_undo){ tb, r };
+		id = ledger_push(l, tb->ns[r], ns_undo, &tb->undo_arg[r]);
+		if (id < 0)
+			return id;
+		tb->undo_id[r] = id;
+		if (tb->claim.fd >= 0) {
+			err = lock_claim_ns(&tb->claim, tb->ns[r], &tb->id[r]);
+			if (err)
+				return err;
+		}
 	}
 	/* The hosts first: the ap moves the veth peers into them. */
 	err = role_setup(tb, TB_AP, flags);
@@ -244,58 +282,47 @@ int testbed_make(struct testbed *tb, unsigned int flags)
 		err = role_setup(tb, TB_STA, flags);
 	if (!err)
 		err = role_setup(tb, TB_PC, flags);
-	if (err)
-		goto out_remove;
-	return 0;
-
-out_remove:
-	testbed_remove(tb);
 	return err;
 }
 
-int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep)
+static int claim_undo(void *arg)
 {
-	const char *ns[TB_NROLES];
-	char prefix[32];
-	unsigned int r;
+	lock_unclaim(arg);
+	return 0;
+}
+
+int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep,
+	       struct ledger *l)
+{
+	struct claim c;
 	int err;
 
 	memset(tb, 0, sizeof(*tb));
-	snprintf(prefix, sizeof(prefix), NETNS_PREFIX "%d", getpid());
-	testbed_names(tb, prefix);
-	tb->offloads_on = offloads_on;
-	tb->dynamic_neigh = dynamic_neigh;
-	for (r = 0; r < TB_NROLES; r++)
-		ns[r] = tb->ns[r];
-	err = lock_claim(tb->prefix, ns, TB_NROLES, keep);
+	err = lock_claim(&c, keep);
 	if (err)
 		return err;
-	err = testbed_make(tb, TB_OFFLOADS | (dynamic_neigh ? TB_DYNAMIC_NEIGH : 0));
-	if (err)
-		lock_unclaim(tb->prefix);
-	return err;
+	testbed_names(tb, c.prefix);
+	tb->claim = c;
+	err = ledger_push(l, "the test bed's claim", claim_undo, &tb->claim);
+	if (err < 0)
+		return err;
+	tb->offloads_on = offloads_on;
+	tb->dynamic_neigh = dynamic_neigh;
+	return testbed_make(tb, TB_OFFLOADS | (dynamic_neigh ? TB_DYNAMIC_NEIGH : 0), l);
 }
 
 int testbed_renew(struct testbed *tb)
 {
-	testbed_remove(tb);
-	return testbed_make(tb, TB_OFFLOADS | (tb->dynamic_neigh ? TB_DYNAMIC_NEIGH : 0));
-}
-
-void testbed_remove(struct testbed *tb)
-{
 	unsigned int r;
+	int err = 0;
 
-	/* Deleting the namespaces deletes the veths and bridges in them. */
-	for (r = 0; r < TB_NROLES; r++)
-		if (netns_del(tb->ns[r]) == 0)
-			tb->created[r] = false;
-}
-
-void testbed_down(struct testbed *tb)
-{
-	testbed_remove(tb);
-	lock_unclaim(tb->prefix);
+	for (r = TB_NROLES; r-- > 0;)
+		if (tb->undo_id[r] >= 0)
+			err = err ?: ledger_run_one(tb->undo, tb->undo_id[r]);
+	if (err)
+		return err;
+	return testbed_make(tb, TB_OFFLOADS | (tb->dynamic_neigh ? TB_DYNAMIC_NEIGH : 0),
+			    tb->undo);
 }
 
 int testbed_find_kept(char *prefix, size_t len)

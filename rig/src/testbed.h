@@ -13,7 +13,10 @@
 #define BRNF_TESTBED_H
 
 #include <stdbool.h>
+#include "ledger.h"
+#include "lock.h"
 #include "matrix.h"
+#include "netns.h"
 #include "offload.h"
 
 enum tb_role { TB_AP, TB_STA, TB_PC, TB_NROLES };
@@ -31,10 +34,21 @@ struct tb_veth {
 	bool offload[OFFLOAD_N];	/* read back after setting */
 };
 
+struct testbed;
+/* The undo of one namespace made (the ledger's argument). */
+struct tb_undo {
+	struct testbed *tb;
+	enum tb_role role;
+};
+
 struct testbed {
-	char prefix[32];			/* brnf<pid> */
+	char prefix[32];			/* brnf<pid> (lock.h: brnf<pid>.<n>) */
 	char ns[TB_NROLES][48];			/* brnf<pid>-ap, ... */
-	bool created[TB_NROLES];
+	struct netns_id id[TB_NROLES];		/* each namespace as made */
+	struct claim claim;			/* fd -1: none (brnf-storm's) */
+	struct ledger *undo;			/* where testbed_make() pushes its undos */
+	int undo_id[TB_NROLES];			/* -1: not made */
+	struct tb_undo undo_arg[TB_NROLES];
 	bool offloads_on;
 	bool dynamic_neigh;			/* no permanent neighbour entries */
 	bool br_netfilter;			/* /proc/sys/net/bridge in ap */
@@ -50,15 +64,15 @@ struct tb_path {
 };
 void testbed_path(bool download, struct tb_path *p);
 
-/* Build it under brnf<pid> and claim it (lock.h); on error everything made so far
- * is removed again. keep: `testbed up`. */
-int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep);
-/* The same test bed built again: its namespaces deleted and made anew (same names, same
- * claim), so that state a namespace draws when it is made (hash seeds, addresses of
- * its tables) is drawn again. Nothing runs in it then. */
+/* Claim a new prefix (lock.h) and build the test bed under it; the claim and each
+ * namespace push their undo on l as they succeed (ledger.h: the caller unwinds on
+ * error). keep: `testbed up`. */
+int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep,
+	       struct ledger *l);
+/* The same test bed built again: its namespaces deleted (their undos run) and made
+ * anew (same names, same claim), so that state a namespace draws when it is made (hash
+ * seeds, addresses of its tables) is drawn again. Nothing runs in it then. */
 int testbed_renew(struct testbed *tb);
-/* Remove it (kills what runs inside, deletes the namespaces) and unclaim it. */
-void testbed_down(struct testbed *tb);
 
 /* testbed_make() flags */
 #define TB_OFFLOADS	(1U << 0)	/* set the veths' offloads to offloads_on, read back */
@@ -66,12 +80,12 @@ void testbed_down(struct testbed *tb);
 					 * links made later */
 #define TB_DYNAMIC_NEIGH (1U << 2)	/* leave neighbour resolution to ARP and ND, as
 					 * before: for measuring what it costs */
-/* The namespaces named by testbed_names(), configured; nothing claimed. On error
- * everything made so far is removed again. */
-int testbed_make(struct testbed *tb, unsigned int flags);
-/* Delete the namespaces of testbed_make() (and everything inside). */
-void testbed_remove(struct testbed *tb);
-/* Fill tb from a prefix (for `testbed down` / `testbed flags` of a kept one). */
+/* The namespaces named by testbed_names(), configured, each recorded in tb->claim
+ * when there is one. Every namespace made pushes its undo on l, which deletes it
+ * only if it still is the namespace made (netns_del_id()): a name that exists
+ * already is refused, never taken over or deleted. */
+int testbed_make(struct testbed *tb, unsigned int flags, struct ledger *l);
+/* Fill tb from a prefix (for `testbed flags` of a kept one, brnf-storm); no claim. */
 void testbed_names(struct testbed *tb, const char *prefix);
 /* The newest kept test bed's prefix, for the debugging subcommands. */
 int testbed_find_kept(char *prefix, size_t len);

@@ -32,12 +32,21 @@ void pr_debug(const char *fmt, ...)
 
 int json_write_file(const char *path, struct json_object *o)
 {
-	if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		pr_err("write %s: %s", path, json_util_get_last_err());
-		return -EIO;
-	}
-	return 0;
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int err;
+
+	/* as json_object_to_file_ext() wrote it, but never through a link */
+	err = s ? file_write(path, s, strlen(s), 0644) : -ENOMEM;
+	if (err)
+		pr_err("write %s: %s", path, strerror(-err));
+	return err;
+}
+
+int mkdir_new(const char *path)
+{
+	return mkdir(path, 0755) ? -errno : 0;
 }
 
 int mkdir_p(const char *path)
@@ -148,7 +157,9 @@ static void on_signal(int sig)
 
 void signals_install(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* SA_RESTART: a read or write the signal lands in is not cut short; the loops
+	 * look at brnf_stop */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

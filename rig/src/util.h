@@ -27,11 +27,14 @@ enum brnf_exit {
  * BRNF_DEBUG is set in the environment: */
 void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write o to path as pretty JSON (record.json, provenance.json); 0 or -EIO with a
- * message. */
+/* Write o to path as pretty JSON (record.json, provenance.json; file_write(): never
+ * through a link); 0 or -errno with a message. */
 int json_write_file(const char *path, struct json_object *o);
-/* mkdir -p with mode 0755. 0 or -errno. */
+/* mkdir -p with mode 0755 (what exists is taken as it is). 0 or -errno. */
 int mkdir_p(const char *path);
+/* mkdir with mode 0755 of a directory that must not exist yet (-EEXIST, also for a
+ * link planted there): what brnf writes into is its own. 0 or -errno. */
+int mkdir_new(const char *path);
 /* rm -rf path (does not cross into other file systems' mount points). */
 int rm_rf(const char *path);
 bool path_exists(const char *path);

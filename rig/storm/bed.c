@@ -32,8 +32,10 @@ int bed_up(struct storm_bed *bed)
 	memset(bed, 0, sizeof(*bed));
 	snprintf(prefix, sizeof(prefix), STORM_PREFIX "%d", getpid());
 	testbed_names(&bed->tb, prefix);
-	err = testbed_make(&bed->tb, TB_CHURN);
-	bed->made = !err;
+	err = testbed_make(&bed->tb, TB_CHURN, &bed->undo);
+	bed->made = true;
+	if (err)
+		bed_down(bed);
 	return err;
 }
 
@@ -41,7 +43,7 @@ void bed_down(struct storm_bed *bed)
 {
 	if (!bed->made)
 		return;
-	testbed_remove(&bed->tb);
+	ledger_unwind(&bed->undo);
 	bed->made = false;
 }
 

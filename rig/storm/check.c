@@ -117,44 +117,6 @@ void kmsg_close(struct kmsg *k)
 
 /* ---- AP state ---- */
 
-/*
- * A dump: nl_talk() stops only at an ack, and a dump ends with NLMSG_DONE, so
- * run libmnl's loop with its default control callbacks here.
- */
-static int dump(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
-{
-	unsigned int seq = nlh->nlmsg_seq;
-	char rbuf[32768];
-	ssize_t n;
-	int ret;
-
-	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		pr_err("netlink dump request in %s: %s", nl->ns, strerror(errno));
-		return ret;
-	}
-	do {
-		n = mnl_socket_recvfrom(nl->sock, rbuf, sizeof(rbuf));
-		if (n < 0 && errno == EINTR && !brnf_stop)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			pr_err("netlink dump in %s: %s", nl->ns, strerror(errno));
-			return ret;
-		}
-		if (!parse_nl_buf_ok(rbuf, n)) {
-			pr_err("netlink dump in %s: a message with a bad length", nl->ns);
-			return -EBADMSG;
-		}
-		ret = mnl_cb_run(rbuf, n, seq, nl->portid, cb, data);
-	} while (ret > MNL_CB_STOP);
-	if (ret < 0) {
-		pr_err("netlink dump in %s: %s", nl->ns, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
 /* Called inside AP. */
 static int read_state(struct nl *nl, struct ap_state *s)
 {
@@ -170,7 +132,7 @@ static int read_state(struct nl *nl, struct ap_state *s)
 	nlh = nl_req(nl, RTM_GETLINK, NLM_F_DUMP, sizeof(*ifm), &hdr);
 	ifm = hdr;
 	ifm->ifi_family = AF_UNSPEC;
-	return dump(nl, nlh, parse_link_dump, s);
+	return nl_talk(nl, nlh, parse_link_dump, s, "RTM_GETLINK dump");
 }
 
 static int list_hooks(const char *ap, struct hooks *h, FILE *dump)

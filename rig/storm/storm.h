@@ -59,6 +59,7 @@ struct storm_opts {
 
 struct storm_bed {
 	struct testbed tb;	/* tb.ns[TB_AP], ...: brnfstorm<pid>-ap, ... */
+	struct ledger undo;	/* its namespaces, deleted by bed_down() */
 	bool made;
 };
 

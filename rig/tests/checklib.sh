@@ -25,3 +25,22 @@ wait_for() {
 	done
 	return 0
 }
+
+# run_rc cmd args...: run cmd with set -e off; its exit status in $rc
+run_rc() {
+	set +e
+	"$@"
+	rc=$?
+	set -e
+}
+
+# one_line "what" FILE PATTERN [SKIP]: ok when FILE has one line (not counting lines
+# matching SKIP) and it matches PATTERN; else not ok, with FILE shown
+one_line() {
+	if [ "$(grep -vc -e "${4:-^\$^}" "$2")" -eq 1 ] && grep -q -e "$3" "$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/# /' "$2"
+	fi
+}

@@ -32,20 +32,24 @@ lock_free_within() {
 	return 1
 }
 
-# failing_iperf3 DIR: DIR/iperf3, a stand-in for PATH whose client (-c) prints
-# iperf3's error JSON and exits 1, as when it cannot connect; anything else
-# (the server, --version) is the real iperf3.
+# failing_iperf3 DIR [N]: DIR/iperf3, a stand-in for PATH whose client (-c), from its
+# N-th start on (default the first), prints iperf3's error JSON and exits 1, as when
+# it cannot connect; anything else (the server, --version, the clients before) is the
+# real iperf3.
 failing_iperf3() {
 	mkdir -p "$1"
-	cat > "$1/iperf3" <<'EOS'
+	cat > "$1/iperf3" <<EOS
 #!/bin/sh
-for a in "$@"; do
-	if [ "$a" = -c ]; then
-		printf '{\n\t"start": {},\n\t"error": "unable to connect to server: Connection refused"\n}\n'
+for a in "\$@"; do
+	if [ "\$a" = -c ]; then
+		n=\$((\$(cat "$1/clients" 2>/dev/null || echo 0) + 1))
+		echo "\$n" > "$1/clients"
+		[ "\$n" -lt ${2:-1} ] && break
+		printf '{\\n\\t"start": {},\\n\\t"error": "unable to connect to server: Connection refused"\\n}\\n'
 		exit 1
 	fi
 done
-exec /usr/bin/iperf3 "$@"
+exec /usr/bin/iperf3 "\$@"
 EOS
 	chmod +x "$1/iperf3"
 }

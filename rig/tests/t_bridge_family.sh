@@ -115,5 +115,6 @@ run "$TMPD/n" "$TMPD/w.matrix" "$data"
 check "no chain stateful: exit 1 before measuring" test "$rc" -eq 1
 check "... the error names the ruleset and the chain" \
 	grep -q 'ruleset bridge-lan: no chain bridge filter stateful' "$TMPD/err"
+check "... in one line, not two for one failure" test "$(grep -c stateful "$TMPD/err")" -eq 1
 check "... nothing written, nothing left" sh -c \
 	"! ls -d '$TMPD'/n '$TMPD'/n.tmp.* 2>/dev/null && ! ls /run/netns | grep -q '^brnf[0-9]'"

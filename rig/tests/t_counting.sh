@@ -1,7 +1,9 @@
 #!/bin/sh
 # Measured runs carry no instrumentation: while a run measures, the AP holds no counting
 # rules (the row's ruleset alone, here none: an empty nft ruleset); they exist only during
-# the row's verification pass, which comes after the measured runs.
+# the row's verification pass, which comes after the measured runs. Nor does brnf wake up
+# while it waits for a measured flow (it polled every 20 ms, which in a one-CPU guest is
+# measured time): its voluntary context switches are sampled too.
 set -eu
 . "$(dirname "$0")/lib.sh"
 checktool jq nft
@@ -20,6 +22,7 @@ run_sampled() {
 	pid=$!
 	ap=brnf$pid-ap
 	: > "$out.samples"
+	: > "$out.ctxt"
 	while kill -0 "$pid" 2>/dev/null; do
 		before=$(ls "$out".tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
 		ruleset=$(ip netns exec "$ap" nft list ruleset 2>/dev/null || true)
@@ -28,6 +31,8 @@ run_sampled() {
 		run=$(ls "$out".tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
 		[ -z "$run" ] || [ "$run" != "$before" ] ||
 			echo "$run $rules $counting" >> "$out.samples"
+		sw=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+		[ -z "$run" ] || [ -z "$sw" ] || echo "$run $sw $(date +%s.%N)" >> "$out.ctxt"
 		sleep 0.05
 	done
 	set +e
@@ -53,6 +58,12 @@ for when in after before; do
 			sort -u)" = false
 	check "--verify $when: provenance.json says so" \
 		test "$(jq -r .params.verify "$c/raw/running/provenance.json")" = $when
+	# brnf's wakeups per second over the samples of the first measured run (3 s of flow)
+	rate=$(awk '$1 ~ /-tcp-/ { if (!r) r = $1; if ($1 == r) { if (!t0) { s0 = $2; t0 = $3 }
+		s1 = $2; t1 = $3 } } END { if (t1 - t0 >= 1) printf "%.0f", (s1 - s0) / (t1 - t0);
+		else print "none" }' "$c.ctxt")
+	check "--verify $when: brnf sleeps while a flow is measured ($rate wakeups/s, < 10)" \
+		sh -c "[ '$rate' != none ] && [ '$rate' -lt 10 ]"
 done
 first=$(ls "$TMPD/c-before/raw/running/runs" | head -n 1)
 check "--verify before: the verification is the first run ($first)" \

@@ -57,6 +57,22 @@ else
 	check "ruleset the kernel cannot load: cleaned up" no_brnf_netns
 fi
 
+# A ruleset this kernel refuses (a nat chain on the forward hook: EOPNOTSUPP when the
+# transaction is committed, not when nft parses it), from a copy of the data directory:
+# one line naming the ruleset and the file's own line, exit 1, nothing left.
+mkdir "$TMPD/data"
+cp -r "$TOPDIR/rig/rulesets" "$TOPDIR/rig/rigs" "$TOPDIR/rig/matrices" "$TMPD/data/"
+n=$(wc -l < "$TMPD/data/rulesets/openwrt.nft")
+printf 'table ip brnf_refused {\n\tchain c {\n\t\ttype nat hook forward priority 0;\n\t}\n}\n' \
+	>> "$TMPD/data/rulesets/openwrt.nft"
+printf 'ruleset=openwrt\n' > "$TMPD/refused.matrix"
+run_rc env BRNF_DATADIR="$TMPD/data" "$BRNF" run --matrix "$TMPD/refused.matrix" --workloads tcp \
+	--time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/rf" 2> "$TMPD/err"
+check "ruleset the kernel refuses: exit 1" test "$rc" -eq 1
+one_line "ruleset the kernel refuses: one line naming the file and its line $((n + 2))" \
+	"$TMPD/err" "ruleset openwrt (.*/openwrt.nft) does not load on this kernel .*/openwrt.nft:$((n + 2)):.*Operation not supported"
+check "ruleset the kernel refuses: cleaned up" sh -c "no_ns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }; no_ns && ! ls -d '$TMPD'/rf.tmp.* '$TMPD'/rf 2>/dev/null"
+
 # A failing flow (iperf3 client error JSON, exit 1) and a missing iperf3:
 # stand-ins on PATH, the real nft/iptables next to them.
 mkdir -p "$TMPD/noiperf"
@@ -71,6 +87,26 @@ check "failed flow: exit 1" test "$rc" -eq 1
 check "failed flow: one line naming the flow and iperf3's error" \
 	grep -q 'flow 0 (download, port 5201) failed: .*unable to connect' "$TMPD/err"
 check "failed flow: cleaned up" sh -c "no_ns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }; no_ns && ! ls -d '$TMPD'/ff* 2>/dev/null"
+
+# A flow that fails after two measured runs (the third client start): the error, exit 1,
+# and the two runs before it kept (hours of them on a real matrix), the failed one not;
+# provenance.json says why the part is incomplete, and it renders.
+failing_iperf3 "$TMPD/bin3" 3
+run_rc env PATH="$TMPD/bin3:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp \
+	--time 1 --omit 0 --reps 2 --flows 1 --out "$TMPD/kept" --no-render > /dev/null 2> "$TMPD/err"
+check "flow failing at run 3: exit 1" test "$rc" -eq 1
+check "flow failing at run 3: the error names the flow" \
+	grep -q 'flow 0 (download, port 5201) failed: .*unable to connect' "$TMPD/err"
+check "flow failing at run 3: says the 2 runs before it are kept" \
+	grep -q "the 2 runs before it are kept in $TMPD/kept " "$TMPD/err"
+check "flow failing at run 3: 2 measured runs kept, the failed one not" \
+	test "$(ls "$TMPD/kept/raw/running/runs" | tr '\n' ' ')" = "0000-tcp-download 0001-tcp-upload "
+check "flow failing at run 3: provenance.json says why it is incomplete" \
+	test "$(jq -r '(.incomplete | startswith("run 2 failed: ")), .runs' \
+		"$TMPD/kept/raw/running/provenance.json" | tr '\n' ' ')" = "true 2 "
+check "flow failing at run 3: the part renders (no verification pass: missing)" \
+	sh -c "'$BRNF' render '$TMPD/kept' > /dev/null; test -s '$TMPD/kept/matrix.md'"
+check "flow failing at run 3: no namespaces left" no_brnf_netns
 
 for t in nft iptables iptables-restore ip6tables; do
 	ln -sf "$(command -v $t)" "$TMPD/noiperf/$t"

@@ -85,7 +85,7 @@ for dir in $(measured_runs "$OUT"); do
 	check "$run: flow-0.json is iperf3 output with a received rate" \
 		test "$(jq '.end.sum_received.bits_per_second > 0' "$dir/flow-0.json")" = true
 done
-check "brnf render re-renders from raw data" "$BRNF" render "$OUT" > /dev/null
+check "brnf render re-renders from raw data" sh -c "'$BRNF' render '$OUT' > /dev/null"
 
 # Offloads: off by default (read back and recorded), on with --offloads on;
 # a second part added to an existing results directory.

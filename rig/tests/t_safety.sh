@@ -6,7 +6,11 @@
 # - an AP with transport=local (this machine's firewall) is refused without
 #   --local-ap, with one line saying what would be replaced;
 # - `brnf rig check` (it only parses) works as a normal user;
-# - brnf works as PID 1 (a container's entrypoint: its children see getppid() 1);
+# - brnf works as PID 1 (a container's entrypoint: its children see getppid() 1) and
+#   reaps the orphans it inherits there;
+# - a namespace under the name a run will use is refused and left alone; runs that
+#   are PID 1 side by side (and their kept test beds) never touch each other;
+# - a link planted as the temporary results directory is never written through;
 # - bad --kernel-label, --only-kernel and --part are usage errors before the run;
 # - SIGINT exits 130 and SIGTERM 143.
 set -eu
@@ -31,6 +35,7 @@ foreign_intact() {
 	ip netns exec brnf1-mylab ip link show mylab0 > /dev/null 2>&1
 }
 printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+printf 'global=0 local=-\nglobal=1 local=-\n' > "$TMPD/two.matrix"
 set +e
 "$BRNF" run --matrix "$TMPD/one.matrix" --time 1 --omit 0 --reps 1 --flows 1 \
 	--out "$TMPD/f" --no-render > /dev/null 2> "$TMPD/err.f"
@@ -101,6 +106,137 @@ check "as PID 1: a run succeeds" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1" | tail -5
 check "as PID 1: both directions measured" test "$(measured_runs "$TMPD/pid1" | wc -l)" -eq 2
 check "as PID 1: no namespaces left" no_brnf_netns
+
+# --- as PID 1 brnf reaps the orphans it inherits. An iperf3 on PATH that leaves an
+# orphan behind (a double fork, as a daemonizing ssh master does) and then is the real
+# iperf3: mid-run, no such orphan may be left a zombie under brnf.
+mkdir "$TMPD/orph"
+cp "$(command -v sleep)" "$TMPD/orph/orphan_sleep"
+cat > "$TMPD/orph/iperf3" <<EOS
+#!/bin/sh
+( "$TMPD/orph/orphan_sleep" 0.05 & )
+exec $(command -v iperf3) "\$@"
+EOS
+chmod +x "$TMPD/orph/iperf3"
+zombies() { ps -eo stat=,comm= | grep -c '^Z.* orphan_sleep$' || true; }
+PATH="$TMPD/orph:$PATH" unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/two.matrix" \
+	--workloads tcp --time 2 --omit 0 --reps 1 --flows 2 --out "$TMPD/orph-out" --no-render \
+	> /dev/null 2> "$TMPD/err.orph" &
+orph=$!
+wait_for 30 sh -c "ls -d '$TMPD'/orph-out.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1" || true
+sleep 1
+z=$(zombies)
+run_rc wait "$orph"
+check "as PID 1: the run with orphans succeeds" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.orph" | tail -5
+check "as PID 1: no orphan left a zombie mid-run ($z found)" test "$z" -eq 0
+
+# --- a namespace under the name a run will use (brnf1-ap: the run is PID 1) is refused
+# and left alone with what runs in it; the run deletes nothing by name alone
+FOREIGN=brnf1-ap
+ip netns add brnf1-ap
+ip netns exec brnf1-ap ip link add squat0 type veth peer name squat1
+ip netns exec brnf1-ap sleep 600 &
+squatter=$!	# ip netns exec execs sleep
+# pid1_run NAME ARGS...: a one-row run as PID 1, --out $TMPD/NAME, stderr in
+# $TMPD/err.NAME, exit status in $rc
+pid1_run() {
+	_n=$1
+	shift
+	run_rc unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp \
+		--time 1 --omit 0 \
+		--reps 1 --flows 1 --out "$TMPD/$_n" --no-render "$@" > /dev/null 2> "$TMPD/err.$_n"
+}
+pid1_run sq
+check "a namespace named as the run's: the run refuses (exit 1)" test "$rc" -eq 1
+one_line "a namespace named as the run's: one line naming it" "$TMPD/err.sq" \
+	'network namespace brnf1-ap exists already and is not this run.s; it is left alone' 
+check "a namespace named as the run's: it is still there, its link too" \
+	ip netns exec brnf1-ap ip link show squat0
+check "a namespace named as the run's: the process in it is alive" kill -0 "$squatter"
+check "a namespace named as the run's: the run made nothing else" \
+	sh -c "! ls /run/netns | grep -v '^brnf1-ap\$' | grep -q '^brnf1[-.]'"
+check "a namespace named as the run's: no claim left" sh -c "! ls /run/brnf/brnf1*.pid 2>/dev/null"
+check "a namespace named as the run's: no results" sh -c "! ls -d '$TMPD'/sq* 2>/dev/null"
+kill "$squatter" 2> /dev/null || true
+wait "$squatter" 2> /dev/null || true
+ip netns del brnf1-ap
+FOREIGN=
+
+# --- runs that are PID 1 in pid namespaces of their own, side by side: two kept test
+# beds (testbed up) get names of their own, a run beside them leaves both alone.
+# pid1_shared: PID 1 with a /proc of its own pid namespace, but /run/netns shared with
+# this mount namespace (as a container given the host's /run/netns), so that its kept
+# test bed outlives it here; /proc is made private first, so the new proc mount stays
+# inside (unshare --mount-proc makes every mount private, and a test bed made in there
+# is gone with its mount namespace).
+pid1_shared() {
+	unshare -fp -m --propagation unchanged sh -c \
+		'mount --make-rprivate /proc && mount -t proc proc /proc && exec "$@"' sh "$@"
+}
+tb_ns() { awk -v r="$2" '$1 == r { print $2 }' "$1"; }
+run_rc pid1_shared "$BRNF" testbed up > "$TMPD/tb1" 2> "$TMPD/err.tb1"
+rc1=$rc
+run_rc pid1_shared "$BRNF" testbed up > "$TMPD/tb2" 2> "$TMPD/err.tb2"
+rc2=$rc
+check "two PID-1 testbed up: both succeed" test "$rc1 $rc2" = "0 0"
+sed 's/^/# /' "$TMPD/err.tb1" "$TMPD/err.tb2"
+AP1=$(tb_ns "$TMPD/tb1" ap)
+AP2=$(tb_ns "$TMPD/tb2" ap)
+check "two PID-1 testbed up: names of their own ($AP1, $AP2)" \
+	sh -c "[ -n '$AP1' ] && [ -n '$AP2' ] && [ '$AP1' != '$AP2' ]"
+ip netns exec "$AP1" sleep 600 &
+keeper1=$!
+ip netns exec "$AP2" sleep 600 &
+keeper2=$!
+beds_intact() {
+	for f in "$TMPD/tb1" "$TMPD/tb2"; do
+		for r in ap sta pc; do
+			[ -e "/run/netns/$(tb_ns "$f" $r)" ] || return 1
+		done
+	done
+	ip netns exec "$AP1" ip link show br-lan > /dev/null &&
+		ip netns exec "$AP2" ip link show br-lan > /dev/null &&
+		kill -0 "$keeper1" && kill -0 "$keeper2"
+}
+check "two PID-1 testbed up: the first is intact after the second" beds_intact
+pid1_run pid1b
+check "a PID-1 run beside two PID-1 test beds: exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.pid1b" | tail -5
+check "a PID-1 run beside two PID-1 test beds: both intact, their processes alive" beds_intact
+check "a PID-1 run beside two PID-1 test beds: removed no namespace" \
+	sh -c "! grep -q 'removed network namespace' '$TMPD/err.pid1b'"
+# two PID-1 runs at once: the second refuses (the run lock) and touches nothing of the first
+unshare -fp --mount-proc "$BRNF" run --matrix "$TMPD/one.matrix" --time 3 --omit 0 --reps 1 \
+	--flows 1 --out "$TMPD/pid1c" --no-render > /dev/null 2> "$TMPD/err.p1c" &
+first=$!
+wait_for 30 sh -c "ls -d '$TMPD'/pid1c.tmp.*/raw/running/runs/0000-* > /dev/null 2>&1" || true
+pid1_run pid1d
+rc2=$rc
+run_rc wait "$first"
+rc1=$rc
+check "two PID-1 runs at once: the second refuses" sh -c "[ $rc2 -eq 1 ] && grep -q 'another brnf run' '$TMPD/err.pid1d'"
+check "two PID-1 runs at once: the first completes" test "$rc1" -eq 0
+[ "$rc1" -eq 0 ] || sed 's/^/# /' "$TMPD/err.p1c" | tail -5
+check "two PID-1 runs at once: the kept test beds are still intact" beds_intact
+kill "$keeper1" "$keeper2" 2> /dev/null || true
+wait "$keeper1" "$keeper2" 2> /dev/null || true
+"$BRNF" testbed down > /dev/null
+check "testbed down removes both PID-1 test beds" \
+	sh -c "! ls /run/netns | grep -q -e '^$AP1\$' -e '^$AP2\$'"
+
+# --- the temporary results directory is made new: a link planted under its name
+# (<out>.tmp.1 for a run that is PID 1) is refused, never written through
+mkdir "$TMPD/victim"
+ln -s "$TMPD/victim" "$TMPD/planted.tmp.1"
+pid1_run planted
+check "a link planted as the temporary results directory: exit 1" test "$rc" -eq 1
+one_line "a link planted as the temporary results directory: one line saying so" \
+	"$TMPD/err.planted" 'mkdir .*/planted.tmp.1: File exists' 
+check "a link planted as the temporary results directory: nothing written through it" \
+	sh -c "[ -z \"\$(ls -A '$TMPD/victim')\" ] && [ -L '$TMPD/planted.tmp.1' ] && [ ! -e '$TMPD/planted' ]"
+check "a link planted as the temporary results directory: no namespaces left" no_brnf_netns
+rm -f "$TMPD/planted.tmp.1"
 
 # --- names checked before anything changes (usage errors, one line, nothing made)
 bad_opt() {	# bad_opt WHAT PATTERN ARGS...

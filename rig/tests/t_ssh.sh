@@ -15,7 +15,9 @@
 # and that leaves the AP as it was; an unreachable host; a refused key; a
 # station without iperf3; an AP without br_netfilter; SIGTERM and Ctrl-C
 # mid-run restore the AP's settings (sysctls, bridge flags, nft ruleset,
-# mangle); after SIGKILL the script brnf left restores them.
+# mangle), also with a second Ctrl-C during the restore; a ruleset the AP's kernel
+# refuses leaves the AP's own ruleset in place (one nft transaction); after SIGKILL
+# the script brnf left restores them.
 #
 # Stand-ins, all inside each sshd's own mount namespace (ip netns exec makes
 # one); nothing outside it changes:
@@ -340,6 +342,65 @@ check "Ctrl-C: no ssh connection left" no_ssh_left
 check "Ctrl-C: no iperf3 left in the test bed" no_iperf
 check "Ctrl-C: no iperf3 state directory left" sh -c "! ls -d /tmp/brnf-iperf3.* 2>/dev/null"
 
+# --- Ctrl-C twice, the second while the AP is being restored: the restore finishes
+# (brnf blocks the stop signals while it unwinds, and its ssh and nft children are in
+# process groups of their own, so a Ctrl-C at the terminal never reaches them)
+setsid ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 \
+	--omit 0 --reps 2 --flows 2 --out "$TMPD/c2" --no-render > /dev/null 2> "$TMPD/err.c2" &
+pid=$!
+check "Ctrl-C twice: run over ssh started" \
+	wait_for 60 sh -c "ls -d '$TMPD'/c2.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1"
+# the first, then one every 50 ms to the whole group until brnf is gone; n counts those
+# sent while the restore was under way
+n=0
+i=0
+while kill -0 "$pid" 2> /dev/null && [ "$i" -lt 600 ]; do
+	kill -INT -"$pid" 2> /dev/null || true
+	grep -q 'restoring the settings of ap' "$TMPD/err.c2" && n=$((n + 1))
+	i=$((i + 1))
+	sleep 0.05
+done
+run_rc wait "$pid"
+echo "# $i SIGINTs to the process group, $n of them during the restore"
+check "Ctrl-C twice: exit 130" test "$rc" -eq 130
+check "Ctrl-C twice: Ctrl-C came again during the restore" test "$n" -ge 1
+check "Ctrl-C twice: the AP's own settings are back (sysctls, flags, nft, mangle)" \
+	state_same "$TMPD/state.own"
+check "Ctrl-C twice: the restore says nothing failed" sh -c "! grep -q 'NOT restored' '$TMPD/err.c2'"
+check "Ctrl-C twice: the restore script is gone (the AP read back as saved)" \
+	test ! -e "/run/brnf/$pid.ap-restore.sh"
+check "Ctrl-C twice: no ssh connection left" no_ssh_left
+check "Ctrl-C twice: no iperf3 left in the test bed" no_iperf
+[ "$rc" -eq 130 ] || sed 's/^/# /' "$TMPD/err.c2" | tail -5
+
+# --- a ruleset the AP's kernel refuses (a nat chain on the forward hook: refused when
+# the transaction is committed): the flush and the load are one nft transaction, so
+# the AP keeps its own ruleset, the very tables (same handles), never flushed
+mkdir "$TMPD/data"
+cp -r "$TOPDIR/rig/rulesets" "$TOPDIR/rig/rigs" "$TOPDIR/rig/matrices" "$TMPD/data/"
+n=$(wc -l < "$TMPD/data/rulesets/openwrt.nft")
+printf 'table ip brnf_refused {\n\tchain c {\n\t\ttype nat hook forward priority 0;\n\t}\n}\n' \
+	>> "$TMPD/data/rulesets/openwrt.nft"
+printf 'global=0 local=- ruleset=openwrt\n' > "$TMPD/refused.matrix"
+ip netns exec "$AP" nft -a list ruleset > "$TMPD/handles.before"
+run_rc in_pc env BRNF_DATADIR="$TMPD/data" "$BRNF" run --rig "$TMPD/ok.rig" \
+	--matrix "$TMPD/refused.matrix" --workloads tcp --time 1 --omit 0 --reps 1 --flows 1 \
+	--out "$TMPD/rf" \
+	--no-render > /dev/null 2> "$TMPD/err.rf"
+ip netns exec "$AP" nft -a list ruleset > "$TMPD/handles.after"
+check "refused ruleset on the AP: exit 1" test "$rc" -eq 1
+one_line "refused ruleset on the AP: one line naming the AP, the file and its line $((n + 2))" \
+	"$TMPD/err.rf" "ap (ssh root@198.18.2.1): ruleset openwrt (.*/openwrt.nft) does not load on this kernel .*/openwrt.nft:$((n + 2)):.*Operation not supported" \
+	'restoring the settings of'
+if cmp -s "$TMPD/handles.before" "$TMPD/handles.after"; then
+	ok "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)"
+else
+	not_ok "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)"
+	diff "$TMPD/handles.before" "$TMPD/handles.after" | sed 's/^/# /' | head -10
+fi
+check "refused ruleset on the AP: its settings as before" state_same "$TMPD/state.own"
+check "refused ruleset on the AP: no results" sh -c "! ls -d '$TMPD'/rf '$TMPD'/rf.tmp.* 2>/dev/null"
+
 # --- SIGKILL cannot be caught: the script brnf left in /run/brnf puts the AP back
 ls -d /tmp/brnf-ssh.* > "$TMPD/ctl.before" 2> /dev/null || true
 ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 --omit 0 \
@@ -414,3 +475,37 @@ for p in $(ip netns pids "$PC"); do
 done
 kill "$(cat "$TMPD/sshd_hostile.pid")" 2> /dev/null || true
 rm -f /tmp/brnf-iperf3-5201.pid
+
+# --- a stale iperf3 server on the port (another user's, or one a killed run left): brnf
+# measures only its own server, found by the listening socket's inode among that
+# server's fds, so its server failing to bind is an error, not a measurement of the
+# stale one. Over ssh (the PC's sshd; brnf in the pc namespace) and through the netns
+# transport (every role; brnf where the tests run).
+ip netns exec "$PC" iperf3 -s -p 5201 > /dev/null 2>&1 &
+stale=$!
+wait_for 5 sh -c "ip netns exec '$PC' ss -Hltn 'sport = :5201' | grep -q 5201"
+rig stalessh "" "role=sta transport=netns netns=$STA addr=198.18.1.2" "$PC_SSH"
+printf '%s\n' "role=ap transport=netns netns=$AP bridge=br-wlan:wlan0 bridge=br-lan:eth0" \
+	"role=sta transport=netns netns=$STA addr=198.18.1.2" \
+	"role=pc transport=netns netns=$PC addr=198.18.2.2" > "$TMPD/stalens.rig"
+for t in ssh ns; do
+	where=in_pc
+	[ "$t" = ssh ] || where=
+	run_rc $where "$BRNF" run --rig "$TMPD/stale$t.rig" --matrix "$TMPD/one.matrix" \
+		--workloads tcp --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/stale$t" \
+		--no-render > /dev/null 2> "$TMPD/err.stale$t"
+	check "stale iperf3 server on the pc ($t): the run fails (exit 1)" test "$rc" -eq 1
+	if grep -q 'iperf3 server on pc (.*) port 5201 exited (status 1) before listening' \
+		"$TMPD/err.stale$t"; then
+		ok "stale iperf3 server on the pc ($t): says its own server did not listen"
+	else
+		not_ok "stale iperf3 server on the pc ($t): says its own server did not listen"
+		sed 's/^/# /' "$TMPD/err.stale$t" | tail -5
+	fi
+	check "stale iperf3 server on the pc ($t): nothing measured" \
+		sh -c "! ls -d '$TMPD'/stale$t '$TMPD'/stale$t.tmp.* 2>/dev/null"
+	check "stale iperf3 server on the pc ($t): it is left alone" kill -0 "$stale"
+done
+kill "$stale" 2> /dev/null || true
+wait "$stale" 2> /dev/null || true
+check "stale iperf3 server: the AP unchanged" state_same "$TMPD/state.own"

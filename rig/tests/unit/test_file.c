@@ -54,10 +54,34 @@ static void test_write_mode(void **state)
 	rmdir(dir);
 }
 
+/* a link where the file goes is refused, and what it points to stays as it was */
+static void test_write_no_follow(void **state)
+{
+	char dir[] = "/tmp/brnf-unit-file.XXXXXX", link[64], target[64], *buf = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(target, sizeof(target), "%s/target", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(write_file(target, "mine\n", 5), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(file_write(link, "theirs\n", 7, 0600), -ELOOP);
+	assert_int_equal(read_file(target, &buf, NULL), 0);
+	assert_string_equal(buf, "mine\n");
+	free(buf);
+	/* a dangling link does not create its target either */
+	unlink(target);
+	assert_int_equal(write_file(link, "x", 1), -ELOOP);
+	assert_int_equal(access(target, F_OK), -1);
+	unlink(link);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_write_no_follow),
 		cmocka_unit_test(test_write_mode),
 	};
 

@@ -85,6 +85,26 @@ static void test_buf_crlf_and_no_final_newline(void **state)
 }
 
 /* ruleset=a+b: the files loaded together, what they do is the union of theirs */
+/* which rows set ruleset= themselves (brnf run --ruleset fills in the others) */
+static void test_ruleset_set(void **state)
+{
+	static const char text[] = "global=0 local=-\n"
+				   "global=0 local=- ruleset=none # ruleset=openwrt\n"
+				   "# ruleset=openwrt\n"
+				   "label=noruleset global=1\n";
+	struct brnf_matrix m;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(matrix_parse_buf("x", text, strlen(text), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nrows, 3);
+	assert_false(m.rows[0].ruleset_set);
+	assert_true(m.rows[1].ruleset_set);
+	assert_string_equal(m.rows[1].ruleset, "none");
+	assert_false(m.rows[2].ruleset_set);
+	matrix_free(&m);
+}
+
 static void test_ruleset_combined(void **state)
 {
 	static const char text[] = "kernel=nftbridge ruleset=openwrt+bridge-lan\n"
@@ -112,6 +132,7 @@ static void test_ruleset_combined(void **state)
 	assert_false(info.bridge[0] || info.bridge[1]);
 	row_ruleset_info(&m.rows[2], &info);
 	assert_true(info.bridge[0] && info.bridge[1]);
+	assert_true(m.rows[0].ruleset_set && m.rows[1].ruleset_set && m.rows[2].ruleset_set);
 	assert_false(info.flowtable);
 	assert_int_equal(matrix_check_ruleset("openwrt-flowtable+bridge-both", err, sizeof(err)), 0);
 	assert_int_equal(matrix_ruleset_parts("none", parts, err, sizeof(err)), 1);
@@ -243,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_buf_crlf_and_no_final_newline),
+		cmocka_unit_test(test_ruleset_set),
 		cmocka_unit_test(test_ruleset_combined),
 		cmocka_unit_test(test_key_too_small),
 		cmocka_unit_test(test_errors),

@@ -7,11 +7,12 @@ dir=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "storm-test: must run as root (namespaces, QEMU)" >&2; exit 1; }
 tests=${*:-$(ls "$dir"/t_*.sh)}
 log=$(mktemp /tmp/brnf-storm-test.XXXXXX)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.rc"' EXIT
 for t in $tests; do
 	echo "# $(basename "$t")"
-	sh "$t" 2>&1 | tee -a "$log"
-	rc=$?
+	# the script's own status, not tee's (rig/tests/t_runner.sh proves it)
+	{ rc=0; sh "$t" 2>&1 || rc=$?; echo "$rc" > "$log.rc"; } | tee -a "$log"
+	rc=$(cat "$log.rc")
 	[ "$rc" -eq 0 ] || echo "not ok - $(basename "$t") exited with status $rc" | tee -a "$log"
 done
 p=$(grep -c '^ok - ' "$log")
