@@ -13,7 +13,9 @@ PROFILE_MATRIX = $(if $(MATRIX),$(AB_MATRIX),$(RIG_DIR)/matrices/profile.matrix)
 
 .PHONY: profile profile-plugin qemu-plugin-h
 
-# debian-fetch does nothing when build/qemu-src already holds this version
+### qemu-plugin-h
+###   fetch Debian's qemu source at the installed version into build/qemu-src, for its
+###   qemu-plugin.h (debian-fetch does nothing when it is there already)
 qemu-plugin-h:
 	@v='$(QEMU_SRC_VERSION)'; [ -n "$$v" ] || { echo "make $@: qemu-system-common is" \
 		"not installed (scripts/deps.sh kernel)" >&2; exit 2; }; \
