@@ -29,9 +29,11 @@ profile-plugin: qemu-plugin-h
 	@$(MAKE) -s --no-print-directory $(PROFILE_PLUGIN)
 
 $(PROFILE_PLUGIN): $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c $(RIG_DIR)/src/symtab.h \
+		$(RIG_DIR)/src/file.c $(RIG_DIR)/src/errbuf.c \
 		$(QEMU_PLUGIN_H)
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(PROFILE_CFLAGS) -o $@ $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c -lpthread
+	$(RIG_CC) $(PROFILE_CFLAGS) -o $@ $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c \
+		$(RIG_DIR)/src/file.c $(RIG_DIR)/src/errbuf.c -lpthread
 
 ## profile [MATRIX=idle] [AB_OPTS="--boots 2"] [SERIES=6.12] [ARCH=arm64]
 ##   the matrix rig/matrices/profile.matrix (or MATRIX's), pps64 only, every guest with

@@ -1,30 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A kernel's text symbols from nm, and address lookup (symtab.h). Only libc. */
+/* A kernel's text symbols from nm, and address lookup (symtab.h). Only libc and
+ * the rig's errbuf.c and file.c. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
+#include "file.h"
 #include "symtab.h"
 
 #define SYMTAB_MAX_FILE	(256u << 20)
 #define SYMTAB_LAST_SIZE 4096
-
-static void sterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void sterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* a whole hex number of 1..16 digits in [s, e) */
 static bool parse_hex(const char *s, const char *e, uint64_t *v)
@@ -127,25 +114,25 @@ int symtab_parse(const char *name, const char *text, size_t len, uint64_t mask,
 			continue;
 		}
 		if (nw < 3 || nw > 4) {
-			sterr(err, errlen, "%s:%zu: want \"ADDR [SIZE] TYPE NAME\" (nm -n [-S])",
+			seterr(err, errlen, "%s:%zu: want \"ADDR [SIZE] TYPE NAME\" (nm -n [-S])",
 			      name, lineno);
 			goto out_free;
 		}
 		if (!parse_hex(w[0], we[0], &r.addr)) {
-			sterr(err, errlen, "%s:%zu: '%.*s' is not a hex address", name, lineno,
+			seterr(err, errlen, "%s:%zu: '%.*s' is not a hex address", name, lineno,
 			      (int)(we[0] - w[0] > 40 ? 40 : we[0] - w[0]), w[0]);
 			goto out_free;
 		}
 		if (nw == 4) {
 			if (!parse_hex(w[1], we[1], &r.size)) {
-				sterr(err, errlen, "%s:%zu: '%.*s' is not a hex size", name,
+				seterr(err, errlen, "%s:%zu: '%.*s' is not a hex size", name,
 				      lineno, (int)(we[1] - w[1] > 40 ? 40 : we[1] - w[1]), w[1]);
 				goto out_free;
 			}
 			r.has_size = true;
 		}
 		if (we[nw - 2] - w[nw - 2] != 1) {
-			sterr(err, errlen, "%s:%zu: '%.*s' is not a one-letter symbol type", name,
+			seterr(err, errlen, "%s:%zu: '%.*s' is not a one-letter symbol type", name,
 			      lineno, (int)(we[nw - 2] - w[nw - 2] > 40 ? 40 :
 					    we[nw - 2] - w[nw - 2]), w[nw - 2]);
 			goto out_free;
@@ -170,7 +157,7 @@ int symtab_parse(const char *name, const char *text, size_t len, uint64_t mask,
 		raw[nraw++] = r;
 	}
 	if (!nraw) {
-		sterr(err, errlen, "%s: no text symbol (types t T w W)", name);
+		seterr(err, errlen, "%s: no text symbol (types t T w W)", name);
 		goto out_free;
 	}
 	qsort(raw, nraw, sizeof(*raw), cmp_raw);
@@ -206,7 +193,7 @@ int symtab_parse(const char *name, const char *text, size_t len, uint64_t mask,
 	goto out_free;
 
 out_nomem:
-	sterr(err, errlen, "%s: out of memory", name);
+	seterr(err, errlen, "%s: out of memory", name);
 	ret = -ENOMEM;
 out_free:
 	for (i = 0; i < nraw; i++)
@@ -220,49 +207,16 @@ out_free:
 int symtab_load(const char *path, uint64_t mask, struct symtab *st, char *err,
 		size_t errlen)
 {
-	char *buf = NULL, *tmp;
-	size_t len = 0, cap = 0, r;
-	FILE *f;
+	char *buf;
+	size_t len;
 	int ret;
 
 	st->v = NULL;
 	st->n = 0;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		sterr(err, errlen, "%s: %s", path, strerror(errno));
+	ret = file_read(path, SYMTAB_MAX_FILE, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	for (;;) {
-		if (len == cap) {
-			if (cap >= SYMTAB_MAX_FILE) {
-				sterr(err, errlen, "%s: larger than %u MiB", path,
-				      SYMTAB_MAX_FILE >> 20);
-				ret = -EFBIG;
-				goto out_close;
-			}
-			cap = cap ? cap * 2 : 1 << 20;
-			tmp = realloc(buf, cap);
-			if (!tmp) {
-				sterr(err, errlen, "%s: out of memory", path);
-				ret = -ENOMEM;
-				goto out_close;
-			}
-			buf = tmp;
-		}
-		r = fread(buf + len, 1, cap - len, f);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		sterr(err, errlen, "%s: read error", path);
-		ret = -EIO;
-		goto out_close;
-	}
 	ret = symtab_parse(path, buf, len, mask, st, err, errlen);
-out_close:
-	fclose(f);
 	free(buf);
 	return ret;
 }
