@@ -5,9 +5,18 @@ RIG_DIR := $(TOP)/rig
 RIG_OBJDIR := $(BUILD)/rig
 RIG_SRCS := $(wildcard $(RIG_DIR)/src/*.c)
 RIG_OBJS := $(patsubst $(RIG_DIR)/src/%.c,$(RIG_OBJDIR)/%.o,$(RIG_SRCS))
+# The data side (rig/src/data): reads, computes and writes results, libc and json-c
+# only, never a namespace, process or socket; a library of its own, linked by brnf,
+# brnf-storm, the unit tests and the fuzzers. Its objects are compiled without
+# -I rig/src, so a run-side header cannot be included there (t_structure.sh checks
+# it from the sources too).
+RIG_DATA_DIR := $(RIG_DIR)/src/data
+RIG_DATA_SRCS := $(wildcard $(RIG_DATA_DIR)/*.c)
+RIG_DATA_LIB := $(RIG_OBJDIR)/libbrnfdata.a
 RIG_VERSION := $(shell git -C $(TOP) describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 RIG_CC ?= cc
+RIG_AR ?= ar
 # pkg-config runs only when a rule needs its answer, once, and quietly: `make test`
 # and `make matrix` read this file before scripts/deps.sh installed json-c and
 # cmocka, and must not print pkg-config's errors then (the fallbacks are the
@@ -28,7 +37,7 @@ RIG_MAN ?= $(BUILD)/man/man1/brnf.1
 ###   (man -l build/man/man1/brnf.1)
 rig: $(BUILD)/bin/brnf $(RIG_MAN)
 
-$(BUILD)/bin/brnf: $(RIG_OBJS)
+$(BUILD)/bin/brnf: $(RIG_OBJS) $(RIG_DATA_LIB)
 	@mkdir -p $(dir $@)
 	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
 
@@ -44,36 +53,92 @@ $(RIG_OBJDIR)/version.o: RIG_OBJ_FLAGS = -DBRNF_VERSION='"$(RIG_VERSION)"' \
 RIG_GIT_DIR := $(shell git -C $(TOP) rev-parse --absolute-git-dir 2>/dev/null)
 $(RIG_OBJDIR)/version.o: $(wildcard $(RIG_GIT_DIR)/HEAD $(RIG_GIT_DIR)/index)
 
-$(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c
+# Objects of another source tree (one BUILD used from two checkouts) have .d files
+# naming that tree's headers, so a header changed here would not rebuild them: a stamp
+# per source tree, made anew when the tree changes, rebuilds every object then.
+RIG_SRC_STAMP := $(RIG_OBJDIR)/.srcdir-$(subst /,_,$(RIG_DIR))
+$(RIG_SRC_STAMP):
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_CFLAGS) $(RIG_OBJ_FLAGS) -c -o $@ $<
+	@rm -f $(RIG_OBJDIR)/.srcdir-*
+	@touch $@
+
+$(RIG_OBJDIR)/%.o: $(RIG_DIR)/src/%.c $(RIG_SRC_STAMP)
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(RIG_CFLAGS) -I$(RIG_DATA_DIR) $(RIG_OBJ_FLAGS) -c -o $@ $<
 
 -include $(RIG_OBJS:.o=.d)
 
+# rig_data_lib DIR,COMPILE: DIR/libbrnfdata.a of DIR/data/*.o, each made by COMPILE
+# (compiler and flags; -I of the build directory for rulesets.inc alone). Three
+# builds of it: brnf's (RIG_DATA_LIB, which the plain unit tests link too), the
+# sanitized unit tests' and the fuzzers'.
+define rig_data_lib
+$(1)/data/%.o: $(RIG_DATA_DIR)/%.c $(RIG_SRC_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(2) -MMD -MP -I$(RIG_OBJDIR) -c -o $$@ $$<
+$(1)/data/matrix.o: $(RIG_RULESETS_INC)
+$(1)/libbrnfdata.a: $(patsubst $(RIG_DATA_DIR)/%.c,$(1)/data/%.o,$(RIG_DATA_SRCS))
+	@rm -f $$@
+	$$(RIG_AR) rcs $$@ $$^
+-include $(patsubst $(RIG_DATA_DIR)/%.c,$(1)/data/%.d,$(RIG_DATA_SRCS))
+endef
+
+# What each ruleset does (brnf_rulesets[] in matrix.c) is read from the files by
+# scripts/ruleset-facts, never written by hand; a file added, changed or removed
+# remakes it (the directory's own time covers removal).
+RIG_RULESETS_INC := $(RIG_OBJDIR)/rulesets.inc
+$(RIG_RULESETS_INC): $(wildcard $(RIG_DIR)/rulesets/*.nft) $(RIG_DIR)/rulesets \
+		$(TOP)/scripts/ruleset-facts
+	@mkdir -p $(dir $@)
+	sh $(TOP)/scripts/ruleset-facts $(RIG_DIR)/rulesets > $@.tmp && mv $@.tmp $@
+$(eval $(call rig_data_lib,$(RIG_OBJDIR),$$(RIG_CC) $$(RIG_CFLAGS)))
+
 # Unit tests (RIG-DATA): each rig/tests/unit/test_*.c is linked with the data-side
-# sources and cmocka, built twice (plain and with ASan+UBSan) and run by
-# rig/tests/unit/run.sh, which ends with "N passed, N failed".
+# library and cmocka, built twice (plain, with brnf's own RIG_DATA_LIB, and with
+# ASan+UBSan, with a library built so) and run by rig/tests/unit/run.sh, which ends
+# with "N passed, N failed".
 RIG_UNIT_DIR := $(RIG_DIR)/tests/unit
-RIG_DATA_SRCS := $(addprefix $(RIG_DIR)/src/,matrix.c iperf_json.c stats.c table.c raw.c \
-	raw_record.c raw_meta.c raw_json.c workload.c \
-	rowstats.c rtables.c render.c verdict.c rigfile.c errbuf.c file.c ledger.c symtab.c profile.c)
-RIG_DATA_HDRS := $(wildcard $(RIG_DATA_SRCS:.c=.h)) $(RIG_DIR)/src/render.h $(RIG_UNIT_DIR)/unit.h
+RIG_DATA_HDRS := $(wildcard $(RIG_DATA_DIR)/*.h) $(RIG_UNIT_DIR)/unit.h $(RIG_RULESETS_INC)
 RIG_UNIT_NAMES := $(basename $(notdir $(wildcard $(RIG_UNIT_DIR)/test_*.c)))
 RIG_UNIT_PKG_CFLAGS = $(eval RIG_UNIT_PKG_CFLAGS := $(call rig_pkg,--cflags json-c cmocka,))$(RIG_UNIT_PKG_CFLAGS)
-RIG_UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
-	-DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' $(RIG_UNIT_PKG_CFLAGS)
+# the unit tests', the fuzzers' and their data libraries' common flags
+RIG_TEST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror
+RIG_UNIT_CFLAGS = $(RIG_TEST_CFLAGS) -I$(RIG_DATA_DIR) \
+	-I$(RIG_DIR)/src -I$(RIG_OBJDIR) -DUNIT_DATA_DIR='"$(RIG_UNIT_DIR)/data"' \
+	$(RIG_UNIT_PKG_CFLAGS)
 RIG_UNIT_LIBS = $(eval RIG_UNIT_LIBS := $(call rig_pkg,--libs json-c cmocka,-ljson-c -lcmocka) -lm)$(RIG_UNIT_LIBS)
 RIG_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 RIG_UNIT_PLAIN := $(addprefix $(BUILD)/unit/plain/,$(RIG_UNIT_NAMES))
 RIG_UNIT_SAN := $(addprefix $(BUILD)/unit/san/,$(RIG_UNIT_NAMES))
+RIG_DATA_SAN_LIB := $(BUILD)/unit/san-lib/libbrnfdata.a
+RIG_DATA_SAN_CC = $(RIG_CC) $(RIG_TEST_CFLAGS) $(RIG_UNIT_PKG_CFLAGS) \
+	$(RIG_SAN_FLAGS)
+$(eval $(call rig_data_lib,$(BUILD)/unit/san-lib,$$(RIG_DATA_SAN_CC)))
 
-$(BUILD)/unit/plain/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
-	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_UNIT_CFLAGS) -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
+# A unit test of run-side code that needs no root and no namespace names the sources
+# it needs beyond the data side (RIG_UNIT_RUN_<test>, relative to rig/), and their
+# flags and libraries (RIG_UNIT_RUNFLAGS_<test>, RIG_UNIT_RUNLIBS_<test>).
+RIG_UNIT_RUN_test_nl := src/nl_msg.c src/link_msg.c storm/parse.c
+RIG_UNIT_RUNFLAGS_test_nl = -I$(RIG_DIR)/storm
+RIG_UNIT_RUNLIBS_test_nl = $(call rig_pkg,--libs libmnl,-lmnl)
+RIG_UNIT_RUN_test_heredoc := src/heredoc.c
+RIG_UNIT_RUN_test_ledger := src/ledger.c
+RIG_UNIT_RUN_test_proc := src/proc.c src/netns.c src/util.c
+RIG_UNIT_RUNLIBS_test_proc = $(call rig_pkg,--libs libcrypto,-lcrypto)
+rig_unit_run = $(addprefix $(RIG_DIR)/,$(RIG_UNIT_RUN_$(1)))
+$(foreach t,$(RIG_UNIT_NAMES),$(if $(RIG_UNIT_RUN_$(t)),$(eval \
+	$(BUILD)/unit/plain/$(t) $(BUILD)/unit/san/$(t): $(call rig_unit_run,$(t)) \
+		$(wildcard $(RIG_DIR)/src/*.h $(dir $(call rig_unit_run,$(t)))*.h))))
 
-$(BUILD)/unit/san/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
+$(BUILD)/unit/plain/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_LIB) $(RIG_DATA_HDRS)
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_UNIT_CFLAGS) $(RIG_SAN_FLAGS) -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
+	$(RIG_CC) $(RIG_UNIT_CFLAGS) $(RIG_UNIT_RUNFLAGS_$*) -o $@ $< \
+		$(call rig_unit_run,$*) $(RIG_DATA_LIB) $(RIG_UNIT_LIBS) $(RIG_UNIT_RUNLIBS_$*)
+
+$(BUILD)/unit/san/%: $(RIG_UNIT_DIR)/%.c $(RIG_DATA_SAN_LIB) $(RIG_DATA_HDRS)
+	@mkdir -p $(dir $@)
+	$(RIG_CC) $(RIG_UNIT_CFLAGS) $(RIG_UNIT_RUNFLAGS_$*) $(RIG_SAN_FLAGS) -o $@ $< \
+		$(call rig_unit_run,$*) $(RIG_DATA_SAN_LIB) $(RIG_UNIT_LIBS) $(RIG_UNIT_RUNLIBS_$*)
 
 .PHONY: rig-unit-build rig-fuzz
 ### rig-unit-build
@@ -91,12 +156,17 @@ FUZZ_SECONDS ?= 30
 RIG_FUZZ_DIR := $(RIG_DIR)/tests/fuzz
 RIG_FUZZ_NAMES := $(patsubst fuzz_%,%,$(basename $(notdir $(wildcard $(RIG_FUZZ_DIR)/fuzz_*.c))))
 RIG_FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(RIG_FUZZ_NAMES))
+RIG_DATA_FUZZ_LIB := $(BUILD)/fuzz/lib/libbrnfdata.a
+RIG_DATA_FUZZ_CC = clang $(RIG_TEST_CFLAGS) \
+	$(call rig_pkg,--cflags json-c,) -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all
+$(eval $(call rig_data_lib,$(BUILD)/fuzz/lib,$$(RIG_DATA_FUZZ_CC)))
 
-$(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_SRCS) $(RIG_DATA_HDRS)
+$(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_FUZZ_LIB) $(RIG_DATA_HDRS)
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(RIG_DIR)/src \
+	clang $(RIG_TEST_CFLAGS) -I$(RIG_DATA_DIR) -I$(RIG_OBJDIR) \
 		$(call rig_pkg,--cflags json-c,) -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_SRCS) $(RIG_UNIT_LIBS)
+		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_FUZZ_LIB) $(RIG_UNIT_LIBS)
 
 # Every harness runs even when one fails; the last line is "rig-fuzz: N passed, N failed".
 ### rig-fuzz [FUZZ_SECONDS=30]

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the one whole-file reader and writer (rig/src/file.c). */
+/* Unit tests of the one whole-file reader and writer (rig/src/data/file.c). */
 #include "unit.h"
 
 #include "file.h"

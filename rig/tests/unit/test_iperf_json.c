@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the iperf3 -J reader (rig/src/iperf_json.c). */
+/* Unit tests of the iperf3 -J reader (rig/src/data/iperf_json.c). */
 #include <math.h>
 
 #include "unit.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the matrix file parser (rig/src/matrix.c). */
+/* Unit tests of the matrix file parser (rig/src/data/matrix.c). */
 #include "unit.h"
+
+#include <dirent.h>
 
 #include "matrix.h"
 
@@ -139,6 +141,51 @@ static void test_ruleset_combined(void **state)
 	matrix_free(&m);
 }
 
+/* path=: routed by default, wlan a row of its own (its key says so), routed rows keep
+ * the keys they had before path= existed */
+static void test_path(void **state)
+{
+	static const char text[] =
+		"kernel=nobrnf global=0 local=-\n"
+		"kernel=nobrnf global=0 local=- path=wlan\n"
+		"kernel=vanilla global=0 local=br-lan path=routed   # explicit default\n"
+		"path=wlan local=br-lan expect=mismatch label=x\n";
+	struct brnf_matrix m;
+	char err[256] = "", key[256];
+
+	(void)state;
+	assert_int_equal(matrix_parse_buf("p.matrix", text, strlen(text), &m, err, sizeof(err)),
+			 0);
+	assert_int_equal(m.nrows, 4);
+	assert_int_equal(m.rows[0].path, BRNF_PATH_ROUTED);
+	assert_int_equal(m.rows[1].path, BRNF_PATH_WLAN);
+	assert_int_equal(m.rows[2].path, BRNF_PATH_ROUTED);
+	assert_int_equal(m.rows[3].path, BRNF_PATH_WLAN);
+	assert_true(row_key(&m.rows[0], key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=nobrnf global=0 local=- ruleset=none");
+	assert_true(row_key(&m.rows[1], key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=nobrnf global=0 local=- ruleset=none path=wlan");
+	assert_true(row_key(&m.rows[2], key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=vanilla global=0 local=br-lan ruleset=none");
+	assert_true(row_key(&m.rows[3], key, sizeof(key)) > 0);
+	assert_string_equal(key, "kernel=running global=0 local=br-lan ruleset=none path=wlan "
+				 "expect=mismatch");
+	matrix_free(&m);
+
+	assert_string_equal(brnf_path_names[BRNF_PATH_ROUTED], "routed");
+	assert_string_equal(brnf_path_names[BRNF_PATH_WLAN], "wlan");
+	assert_null(brnf_path_names[BRNF_NPATHS]);
+	/* routed crosses both bridges, wlan br-wlan alone (brnf_bridge_names order) */
+	assert_true(brnf_path_crosses(BRNF_PATH_ROUTED, 0));
+	assert_true(brnf_path_crosses(BRNF_PATH_ROUTED, 1));
+	assert_false(brnf_path_crosses(BRNF_PATH_WLAN, 0));
+	assert_true(brnf_path_crosses(BRNF_PATH_WLAN, 1));
+	assert_false(brnf_path_crosses(BRNF_PATH_WLAN, BRNF_NBRIDGES));
+	assert_int_equal(matrix_parse_path("wlan", err, sizeof(err)), BRNF_PATH_WLAN);
+	assert_int_equal(matrix_parse_path("", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "bad path '' (routed or wlan)");
+}
+
 static void test_key_too_small(void **state)
 {
 	struct brnf_row r = { .kernel = "running", .ruleset = "none" };
@@ -153,7 +200,18 @@ static const struct {
 	const char *text;
 	const char *msg;
 } bad[] = {
-	{ "foo=1", "t.matrix:1: unknown key 'foo' (known: kernel, global, local, ruleset, label, expect)" },
+	{ "foo=1", "t.matrix:1: unknown key 'foo' (known: kernel, global, local, ruleset, label, "
+		   "expect, path)" },
+	{ "path=bogus", "t.matrix:1: bad path 'bogus' (routed or wlan)" },
+	{ "global=0\nglobal=1 path=", "t.matrix:2: bad path '' (routed or wlan)" },
+	{ "path=wlan path=routed", "t.matrix:1: duplicate key 'path'" },
+	{ "path=WLAN", "t.matrix:1: bad path 'WLAN' (routed or wlan)" },
+	{ "path=wlan ruleset=openwrt",
+	  "t.matrix:1: ruleset 'openwrt' tracks connections: not with path=wlan (the "
+	  "verification's conntrack check knows the routed flow only)" },
+	{ "ruleset=bridge-both path=wlan",
+	  "t.matrix:1: ruleset 'bridge-both' tracks connections: not with path=wlan (the "
+	  "verification's conntrack check knows the routed flow only)" },
 	{ "expect=maybe", "t.matrix:1: bad expect 'maybe' (match or mismatch)" },
 	{ "expect=match expect=mismatch", "t.matrix:1: duplicate key 'expect'" },
 	{ "global=2",
@@ -169,12 +227,12 @@ static const struct {
 	{ "local=br-lan,br-lan", "t.matrix:1: bridge 'br-lan' listed twice in local" },
 	{ "local=", "t.matrix:1: bad local value '' (- or a list of bridges)" },
 	{ "local=br-lan,,br-wlan", "t.matrix:1: bad local value 'br-lan,,br-wlan' (- or a list of bridges)" },
-	{ "ruleset=pf", "t.matrix:1: unknown ruleset 'pf' (known: none, openwrt, "
-			"openwrt-flowtable, bridge-lan, bridge-both)" },
-	{ "ruleset=openwrt+pf", "t.matrix:1: unknown ruleset 'pf' (known: none, openwrt, "
-				"openwrt-flowtable, bridge-lan, bridge-both)" },
-	{ "ruleset=openwrt+", "t.matrix:1: unknown ruleset '' (known: none, openwrt, "
-			      "openwrt-flowtable, bridge-lan, bridge-both)" },
+	{ "ruleset=pf", "t.matrix:1: unknown ruleset 'pf' (known: none, bridge-both, "
+			"bridge-lan, openwrt, openwrt-flowtable)" },
+	{ "ruleset=openwrt+pf", "t.matrix:1: unknown ruleset 'pf' (known: none, bridge-both, "
+				"bridge-lan, openwrt, openwrt-flowtable)" },
+	{ "ruleset=openwrt+", "t.matrix:1: unknown ruleset '' (known: none, bridge-both, "
+			      "bridge-lan, openwrt, openwrt-flowtable)" },
 	{ "ruleset=openwrt+openwrt", "t.matrix:1: ruleset 'openwrt' listed twice in 'openwrt+openwrt'" },
 	{ "ruleset=none+bridge-lan", "t.matrix:1: ruleset 'none+bridge-lan': none combines with nothing" },
 	{ "ruleset=openwrt+bridge-lan+bridge-both+none+x",
@@ -259,6 +317,42 @@ static void test_long_file(void **state)
 	free(text);
 }
 
+/* brnf_rulesets[] is the files of rig/rulesets, each bridge it names a known one */
+static void test_rulesets_are_the_files(void **state)
+{
+	const struct brnf_ruleset_file *rs;
+	char dir[4096], err[256];
+	struct dirent *de;
+	size_t len, nfiles = 0, ntable = 0;
+	int k;
+	DIR *d;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/../../../rulesets", UNIT_DATA_DIR);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (len <= 4 || strcmp(de->d_name + len - 4, ".nft"))
+			continue;
+		nfiles++;
+		for (rs = brnf_rulesets; rs->name; rs++)
+			if (strlen(rs->name) == len - 4 && !strncmp(rs->name, de->d_name, len - 4))
+				break;
+		if (!rs->name)
+			fail_msg("%s/%s is not in brnf_rulesets[]", dir, de->d_name);
+	}
+	closedir(d);
+	for (rs = brnf_rulesets; rs->name; rs++) {
+		ntable++;
+		for (k = 0; rs->bridges[k]; k++)
+			if (matrix_check_bridge(rs->bridges[k], err, sizeof(err)))
+				fail_msg("ruleset %s: %s", rs->name, err);
+	}
+	assert_int_equal(ntable, nfiles);
+	assert_string_equal(brnf_rulesets[0].name, "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +360,8 @@ int main(void)
 		cmocka_unit_test(test_buf_crlf_and_no_final_newline),
 		cmocka_unit_test(test_ruleset_set),
 		cmocka_unit_test(test_ruleset_combined),
+		cmocka_unit_test(test_rulesets_are_the_files),
+		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_key_too_small),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_nul_byte),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the instruction profiles' parser and their attribution to rows
- * (rig/src/profile.c). */
+ * (rig/src/data/profile.c). */
 #include <math.h>
 
 #include "unit.h"
@@ -251,6 +251,31 @@ static void test_attribute_mean(void **state)
 	fixture_free(&fx);
 }
 
+/* A row of another path is not compared with the first row: the baseline is the first
+ * row of its own path (here the row itself). */
+static void test_attribute_path(void **state)
+{
+	struct prof_opts o = { .tolerance = 0.01, .part_best = true };
+	struct prof_result res;
+	struct fixture fx;
+	char err[512] = "";
+	size_t i;
+
+	(void)state;
+	fixture_init(&fx, base_prof, row_prof);
+	for (i = 2; i < 5; i++)
+		fx.runs[i].row.path = BRNF_PATH_WLAN;
+	assert_int_equal(prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err,
+					 sizeof(err)), 0);
+	assert_int_equal(res.nc, 2);
+	assert_true(res.c[0].is_base);
+	assert_string_equal(res.c[1].key, "row");
+	assert_true(res.c[1].is_base);
+	assert_string_equal(res.c[1].base_key, "row");
+	prof_result_free(&res);
+	fixture_free(&fx);
+}
+
 static void test_attribute_errors(void **state)
 {
 	struct prof_opts o = { .tolerance = 0.01, .part_best = true };
@@ -331,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_attribute_best),
 		cmocka_unit_test(test_attribute_mean),
+		cmocka_unit_test(test_attribute_path),
 		cmocka_unit_test(test_attribute_errors),
 		cmocka_unit_test(test_write),
 	};

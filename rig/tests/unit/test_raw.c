@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the record.json / provenance.json schema checks (rig/src/raw.c). */
+/* Unit tests of the record.json / provenance.json schema checks (rig/src/data/raw.c). */
 #include <math.h>
 
 #include "unit.h"
@@ -142,8 +142,8 @@ static const struct {
 	{ "[\"br-wlan\", \"br-lan\"]", "\"br-lan\"",
 	  "r.json: row.local missing or not an array of bridge names" },
 	{ "\"ruleset\": \"openwrt\"", "\"ruleset\": \"pf\"",
-	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, openwrt, openwrt-flowtable, "
-	  "bridge-lan, bridge-both)" },
+	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, bridge-both, bridge-lan, "
+	  "openwrt, openwrt-flowtable)" },
 	{ "\"direction\": \"upload\"", "\"direction\": \"sideways\"",
 	  "r.json: \"direction\" missing or not upload/download" },
 	{ "\"repetition\": 2", "\"repetition\": 0",
@@ -358,10 +358,41 @@ static const struct {
 	  "r.json: \"order\" missing or not a non-negative integer" },
 	{ pass, "\"br-wlan\": [0,0,0]", "\"br-wan\": [0,0,0]",
 	  "r.json: readback.bridges: unknown bridge 'br-wan' (known: br-lan, br-wlan)" },
+	{ pps, "\"ruleset\": \"none\",", "\"ruleset\": \"none\", \"path\": \"lan\",",
+	  "r.json: row.path is not \"routed\" or \"wlan\"" },
+	{ pps, "\"ruleset\": \"none\",", "\"ruleset\": \"none\", \"path\": 1,",
+	  "r.json: row.path is not \"routed\" or \"wlan\"" },
 	/* a name with a newline (found by fuzz_record): the message stays on one line */
 	{ pass, "\"br-wlan\": [0,0,0]", "\"br-\\nwlan\": [0,0,0]",
 	  "r.json: readback.bridges: unknown bridge 'br-?wlan' (known: br-lan, br-wlan)" },
 };
+
+/* row.path: absent is routed (every record before path= existed); a path other than
+ * routed is part of the row's key */
+static void test_schema2_path(void **state)
+{
+	struct raw_run run;
+	char err[512] = "", *t;
+
+	(void)state;
+	assert_int_equal(raw_parse_record("r.json", pps, strlen(pps), &run, err, sizeof(err)), 0);
+	assert_int_equal(run.row.path, BRNF_PATH_ROUTED);
+	assert_string_equal(run.key, "kernel=ondemand global=0 local=br-lan ruleset=none");
+
+	t = subst_in(pps, "\"ruleset\": \"none\",", "\"ruleset\": \"none\", \"path\": \"routed\",");
+	assert_int_equal(raw_parse_record("r.json", t, strlen(t), &run, err, sizeof(err)), 0);
+	assert_int_equal(run.row.path, BRNF_PATH_ROUTED);
+	assert_string_equal(run.key, "kernel=ondemand global=0 local=br-lan ruleset=none");
+	free(t);
+
+	t = subst_in(pass, "\"ruleset\": \"none\",", "\"ruleset\": \"none\", \"path\": \"wlan\",");
+	assert_int_equal(raw_parse_record("r.json", t, strlen(t), &run, err, sizeof(err)), 0);
+	assert_int_equal(run.row.path, BRNF_PATH_WLAN);
+	assert_string_equal(run.key, "kernel=ondemand global=0 local=br-lan ruleset=none "
+				     "path=wlan");
+	assert_int_equal(run.kind, RAW_VERIFY_PASS);
+	free(t);
+}
 
 static void test_schema2_bad(void **state)
 {
@@ -523,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_records),
 		cmocka_unit_test(test_schema2_pps),
 		cmocka_unit_test(test_schema2_tcp_and_pass),
+		cmocka_unit_test(test_schema2_path),
 		cmocka_unit_test(test_schema2_bad),
 		cmocka_unit_test(test_schema2_truncated),
 		cmocka_unit_test(test_run_txt),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of render_dir() (rig/src/render.c, raw.c) on two small handmade results
+ * Unit tests of render_dir() (rig/src/data/render.c, raw.c) on two small handmade results
  * directories:
  * - data/resdir (raw schema 1): 3 rows x 2 directions x 2 repetitions in one part, one
  *   flow per run, the flow files real `iperf3 -J` outputs made on loopback;
@@ -1332,6 +1332,156 @@ static void test2_json_summary(void **state)
 	free(out);
 }
 
+/* every record.json of part @part through @fn */
+static void edit_part(struct fixture *fx, const char *part,
+		      void (*fn)(struct json_object *rec, void *arg), void *arg)
+{
+	char rel[300], run[400];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(rel, sizeof(rel), "raw/%s/runs", part);
+	d = opendir(in_dir(fx, rel));
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(run, sizeof(run), "%s/%s", part, de->d_name);
+		edit_record(fx, run, fn, arg);
+	}
+	closedir(d);
+}
+
+/* path=wlan on the records of row.index *arg (-1: every record); pps64 runs of rows
+ * with index 0 made 10% slower, so that their numbers differ from the routed copy's */
+static void set_path_wlan(struct json_object *rec, void *arg)
+{
+	struct json_object *row = jget(rec, "row"), *pg;
+	int idx = json_object_get_int(jget(row, "index"));
+
+	if (*(int *)arg >= 0 && idx != *(int *)arg)
+		return;
+	json_object_object_add(row, "path", json_object_new_string("wlan"));
+	if (idx == 0 && json_object_object_get_ex(rec, "pktgen", &pg))
+		json_object_object_add(pg, "elapsed_us", json_object_new_int64(
+			json_object_get_int64(jget(pg, "elapsed_us")) / 10 * 11));
+}
+
+/*
+ * Rows of another path are compared with their path's baseline, never with a routed
+ * row: nobrnf's parts copied as path=wlan ones (the same index 0, another row: its key
+ * says path=wlan), and vanilla's row 2 (br-lan) on path wlan. Rows in order: 0 nobrnf,
+ * 1 nobrnf path=wlan, 2 vanilla, 3 vanilla br-lan path=wlan.
+ */
+static void test2_path_baselines(void **state)
+{
+	static const double b_down[] = { 6005, 6025, 5995 }, r1_down[] = { 6155, 6168, 6145 };
+	static const double bw_down[] = { 6005 * 1.1, 6025 * 1.1, 5995 * 1.1 };
+	static const double r2_down[] = { 6610, 6605, 6645 };
+	struct fixture *fx = *state;
+	struct render_opts o = { .print = true }, j = { .json = true };
+	struct json_object *top, *pb;
+	int all = -1, two = 2, boot, ret;
+	char part[64], *md, *out, *last;
+	double pct, half;
+
+	for (boot = 1; boot <= 3; boot++) {
+		snprintf(part, sizeof(part), "nobrnfw-boot%d", boot);
+		sh("cp -R '%s/raw/nobrnf-boot%d' '%s/raw/%s'", fx->dir, boot, fx->dir, part);
+		edit_part(fx, part, set_path_wlan, &all);
+		snprintf(part, sizeof(part), "vanilla-boot%d", boot);
+		edit_part(fx, part, set_path_wlan, &two);
+	}
+	out = render_stdout(fx, &o, &ret);
+	assert_int_equal(ret, 0);
+	last = strstr(out, "\nverdict: ");
+	assert_non_null(last);
+	/* 2 rows with a change x 2 workloads x 2 directions */
+	assert_non_null(strstr(last, "verdict: 2 of 8 changes against nobrnf · global 0 · "
+			       "no iface and nobrnf · global 0 · no iface · path wlan lie "
+			       "beyond"));
+	free(out);
+
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_int_equal(json_object_array_length(jget(top, "rows")), 4);
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "key")),
+			    "kernel=nobrnf global=0 local=- ruleset=none path=wlan");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 0), "path")), "routed");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 1), "path")), "wlan");
+	assert_string_equal(json_object_get_string(jget(json_row(top, 3), "path")), "wlan");
+	assert_true(json_object_get_boolean(jget(json_row(top, 0), "baseline")));
+	assert_true(json_object_get_boolean(jget(json_row(top, 1), "baseline")));
+	assert_false(json_object_get_boolean(jget(json_row(top, 2), "baseline")));
+	assert_false(json_object_get_boolean(jget(json_row(top, 3), "baseline")));
+	pb = jget(top, "path_baselines");
+	assert_string_equal(json_object_get_string(jget(pb, "routed")),
+			    "kernel=nobrnf global=0 local=- ruleset=none");
+	assert_string_equal(json_object_get_string(jget(pb, "wlan")),
+			    "kernel=nobrnf global=0 local=- ruleset=none path=wlan");
+	/* a baseline has no change; a routed row against the routed baseline, as before */
+	assert_null(jget(json_cell(top, 1, "pps64", "download"), "change_pct"));
+	welch3(r1_down, b_down, &pct, &half);
+	assert_true(fabs(cell_num(top, 2, "pps64", "download", "change_pct") - pct) < 1e-9);
+	/* the path=wlan row against the path=wlan baseline, not the first row */
+	welch3(r2_down, bw_down, &pct, &half);
+	assert_true(fabs(cell_num(top, 3, "pps64", "download", "change_pct") - pct) < 1e-9);
+	assert_true(fabs(cell_num(top, 3, "pps64", "download", "halfwidth_pct") - half) < 1e-9);
+	json_object_put(top);
+
+	md = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_non_null(strstr(md, "| path "));
+	assert_non_null(strstr(md, "against the baseline row of its path "
+				   "(`kernel=nobrnf global=0 local=- ruleset=none`; "
+				   "`kernel=nobrnf global=0 local=- ruleset=none path=wlan`)"));
+	free(md);
+	md = slurp(in_dir(fx, "matrix.csv"), NULL);
+	assert_non_null(strstr(md, ",path,"));
+	free(md);
+
+	out = render_stdout(fx, &j, &ret);
+	assert_int_equal(ret, 0);
+	top = json_text_parse(out, strlen(out), part, sizeof(part));
+	assert_non_null(top);
+	assert_string_equal(json_object_get_string(jget(jget(top, "path_baselines"), "wlan")),
+			    "kernel=nobrnf global=0 local=- ruleset=none path=wlan");
+	json_object_put(top);
+	free(out);
+
+	/* --baseline KERNEL: its first row, and on path wlan the first row of that kernel */
+	o = (struct render_opts){ .baseline = "vanilla" };
+	assert_int_equal(render_capture(fx, &o, &out), 0);
+	free(out);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_true(json_object_get_boolean(jget(json_row(top, 2), "baseline")));
+	assert_true(json_object_get_boolean(jget(json_row(top, 3), "baseline")));
+	assert_false(json_object_get_boolean(jget(json_row(top, 1), "baseline")));
+	welch3(bw_down, r2_down, &pct, &half);
+	assert_true(fabs(cell_num(top, 1, "pps64", "download", "change_pct") - pct) < 1e-9);
+	json_object_put(top);
+}
+
+/* Without a row of another path nothing shows a path: no column, no key */
+static void test2_no_path_column(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_opts o = { 0 };
+	struct json_object *top;
+	char *msg;
+
+	assert_int_equal(render_capture(fx, &o, &msg), 0);
+	free(msg);
+	msg = slurp(in_dir(fx, "matrix.md"), NULL);
+	assert_null(strstr(msg, "| path"));
+	free(msg);
+	msg = slurp(in_dir(fx, "matrix.csv"), NULL);
+	assert_null(strstr(msg, ",path,"));
+	free(msg);
+	top = load_json(in_dir(fx, "matrix.json"));
+	assert_false(json_object_object_get_ex(top, "path_baselines", NULL));
+	assert_false(json_object_object_get_ex(json_row(top, 0), "path", NULL));
+	json_object_put(top);
+}
+
 /* One run per cell: no interval, so nothing is judged, and JSON says null */
 static void test2_verdict_one_run(void **state)
 {
@@ -1401,6 +1551,8 @@ int main(void)
 		T2(test2_verdict),
 		T2(test2_json_summary),
 		T2(test2_verdict_one_run),
+		T2(test2_path_baselines),
+		T2(test2_no_path_column),
 	};
 
 	unit_init();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the rig file parser (rig/src/rigfile.c). */
+/* Unit tests of the rig file parser (rig/src/data/rigfile.c). */
 #include "unit.h"
 
 #include "rigfile.h"

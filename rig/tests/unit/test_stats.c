@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the statistics (rig/src/stats.c) against known values. */
+/* Unit tests of the statistics (rig/src/data/stats.c) against known values. */
 #include <math.h>
 
 #include "unit.h"

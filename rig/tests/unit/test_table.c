@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the table renderers (rig/src/table.c) against golden files. */
+/* Unit tests of the table renderers (rig/src/data/table.c) against golden files. */
 #include <math.h>
 
 #include <json-c/json.h>

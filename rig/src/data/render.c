@@ -216,6 +216,8 @@ static const char *part_word(const struct rowstats *rs)
 
 static void print_notes(struct rowstats *rs, FILE *f)
 {
+	char keys[BRNF_NPATHS * (RAW_KEY_LEN + 4)];
+
 	fprintf(f, "## How to read the tables\n\n");
 	if (any_pps(rs))
 		fprintf(f, "- %s: kernel pktgen's time per packet sent, `elapsed_us` "
@@ -237,7 +239,7 @@ static void print_notes(struct rowstats *rs, FILE *f)
 		   "the parts' (boots') %s when the cell's runs come from two or more "
 		   "parts, because runs in one boot are not independent, else its runs; "
 		   "\"parts × runs\" says how many of each; \"n=1\" has no interval. "
-		   "Δ: change of the mean against the baseline row (`%s`) in percent, with "
+		   "Δ: change of the mean against the baseline row %s(%s) in percent, with "
 		   "the 95%% Welch interval of the difference divided by the baseline mean; "
 		   "\"indistinguishable\" when that interval contains 0.%s \"reached ±%g%%\" "
 		   "(the target, %s): yes when the half-width of that interval, (high - low) "
@@ -246,7 +248,9 @@ static void print_notes(struct rowstats *rs, FILE *f)
 		rs->raw.run_txt.part_best ? "best runs (run.txt part_value=best: of a boot's "
 		"runs, each on a test bed built anew, the lowest ns/packet or the highest "
 		"Mbit/s, its cost without what a test bed draws on top)" : "means",
-		rs->rows[rs->base].key, any_pps(rs) ? " A positive change in ns/packet is a "
+		rs->any_path ? "of its path " : "",
+		rowstats_base_keys(rs, "`", keys, sizeof(keys)),
+		any_pps(rs) ? " A positive change in ns/packet is a "
 		"cost, in Mbit/s a gain." : "", rs->target, rs->target_src, rs->target);
 	if (rs->any_v2)
 		fprintf(f, "Filtering verified: measured runs load no counting rules. A "
@@ -272,6 +276,13 @@ static void print_notes(struct rowstats *rs, FILE *f)
 			   "configuration, and it did). These runs (raw schema 1) were measured "
 			   "with the counting rules loaded.\n\n",
 			rs->any_v2 ? " (raw schema 1 runs)" : "");
+	if (rs->any_path)
+		fprintf(f, "Path: the way the row's measured flows take through the AP. routed: "
+			   "sta <-> pc, into one bridge, routed, out of the other; wlan: sta <-> "
+			   "sta2 on br-wlan, bridged, never routed (upload sta -> sta2, download "
+			   "sta2 -> sta). A row is compared with the baseline of its path, and a "
+			   "wlan row's filtering is verified on br-wlan alone: br-lan carries none "
+			   "of its flow.\n\n");
 	fprintf(f, "%s CV (sd/mean) of the units above 3%%: they spread widely, possibly "
 		   "between modes; see the spread table.\n\n", CV_MARK);
 	if (rs->nlost_cells)
@@ -285,11 +296,11 @@ static void print_notes(struct rowstats *rs, FILE *f)
 			   "that a time per frame assumes; see \"Runs left out\". Their raw "
 			   "records stay in raw/.\n\n", ERROR_MARK);
 	if (any_icount(rs))
-		fprintf(f, "Clock `icount`: guest time advances with every executed instruction, "
-			   "so a rate measures instructions per byte%s on a model of an in-order "
-			   "CPU with uniform instruction cost, like the router in the seed, "
-			   "without caches.\n\n", any_pps(rs) ? " (ns/packet: instructions per "
-							       "packet)" : "");
+		fprintf(f, "Clock `icount`: guest time advances one nanosecond per executed "
+			   "instruction, so a rate measures instructions per byte%s: every "
+			   "instruction costs the same, and no pipeline, issue width, cache or "
+			   "memory latency of a real CPU is modelled.\n\n",
+			any_pps(rs) ? " (ns/packet: instructions per packet)" : "");
 }
 
 static void print_run(struct rowstats *rs, const struct summary *sm, FILE *f)
@@ -396,6 +407,7 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
 		     FILE *f)
 {
+	char keys[BRNF_NPATHS * (RAW_KEY_LEN + 4)];
 	int w, ret;
 
 	for (w = 0; w < WL_N; w++) {
@@ -414,7 +426,7 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 	fprintf(f, "mean ± 95%% CI over units (boots' %s with >= 2 boots, else runs); Δ vs "
 		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
 		   " CV > 3%%%s%s\n\n", part_word(rs),
-		rs->rows[rs->base].key, rs->target, rs->target_src,
+		rowstats_base_keys(rs, "", keys, sizeof(keys)), rs->target, rs->target_src,
 		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
 		rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");
 	for (w = 0; w < WL_N; w++) {
@@ -433,8 +445,8 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 		print_cell_notes(rs, w, f, "", NOTE_LEFT_OUT);
 	print_run(rs, sm, f);
 	if (any_icount(rs))
-		fprintf(f, "icount: rates measure instructions per byte%s on a model of an "
-			   "in-order CPU with uniform instruction cost, without caches\n",
+		fprintf(f, "icount: rates measure instructions per byte%s; no pipeline, "
+			   "issue width, cache or memory latency is modelled\n",
 			any_pps(rs) ? " (ns/packet: instructions per packet)" : "");
 	print_parts(rs, f, "");
 	if (rs->nverify_no)
@@ -598,6 +610,11 @@ static int write_json(struct rowstats *rs, struct rtables *tb, const struct summ
 		goto out_put;
 	json_object_object_add(top, "baseline",
 			       json_object_new_string(rs->rows[rs->base].key));
+	if (rs->any_path) {
+		o = verdict_path_baselines_json(rs);
+		if (!o || json_object_object_add(top, "path_baselines", o))
+			goto out_put;
+	}
 	json_object_object_add(top, "verify_failed_rows",
 			       json_object_new_int64(rs->nverify_no));
 	o = workloads_json(rs);

@@ -180,27 +180,102 @@ static int group_rows(struct rowstats *rs)
 	return 0;
 }
 
+static bool base_like(const struct brnf_row *a, const struct brnf_row *b)
+{
+	struct brnf_row x = *a;
+	char ka[RAW_KEY_LEN], kb[RAW_KEY_LEN];
+
+	x.path = b->path;
+	return row_key(&x, ka, sizeof(ka)) >= 0 && row_key(b, kb, sizeof(kb)) >= 0 &&
+	       !strcmp(ka, kb);
+}
+
+/*
+ * The baseline of each path (rowstats.h): a path=wlan row is compared with a path=wlan
+ * row, whose flows cross the same bridge, never with a routed one.
+ */
+static void path_baselines(struct rowstats *rs, const char *want)
+{
+	const struct brnf_row *b = &rs->rows[rs->base].row, *r;
+	size_t i, p;
+
+	for (p = 0; p < BRNF_NPATHS; p++) {
+		rs->path_base[p] = ROWSTATS_NO_BASE;
+		if (b->path == p) {
+			rs->path_base[p] = rs->base;
+			continue;
+		}
+		for (i = 0; i < rs->nrows && rs->path_base[p] == ROWSTATS_NO_BASE; i++)
+			if (rs->rows[i].row.path == p && base_like(&rs->rows[i].row, b))
+				rs->path_base[p] = i;
+		for (i = 0; i < rs->nrows && rs->path_base[p] == ROWSTATS_NO_BASE; i++) {
+			r = &rs->rows[i].row;
+			if (r->path == p && (!want || !strcmp(r->kernel, want) ||
+					     (r->label[0] && !strcmp(r->label, want))))
+				rs->path_base[p] = i;
+		}
+	}
+	for (i = 0; i < rs->nrows; i++) {
+		rs->rows[i].base = rs->path_base[rs->rows[i].row.path];
+		rs->any_path |= rs->rows[i].row.path != BRNF_PATH_ROUTED;
+	}
+}
+
 static int find_baseline(struct rowstats *rs, const char *want)
 {
 	size_t i;
 
 	rs->base = 0;
 	if (!want)
-		return 0;
+		goto found;
 	for (i = 0; i < rs->nrows; i++)
 		if (!strcmp(rs->rows[i].key, want))
-			goto found;
+			goto found_i;
 	for (i = 0; i < rs->nrows; i++)
 		if (!strcmp(rs->rows[i].row.kernel, want))
-			goto found;
+			goto found_i;
 	for (i = 0; i < rs->nrows; i++)
 		if (rs->rows[i].row.label[0] && !strcmp(rs->rows[i].row.label, want))
-			goto found;
+			goto found_i;
 	pr_err("%s: baseline '%s' matches no row key, kernel or label", rs->dir, want);
 	return -EINVAL;
-found:
+found_i:
 	rs->base = i;
+found:
+	if (rs->nrows)
+		path_baselines(rs, want);
 	return 0;
+}
+
+bool rowstats_is_base(const struct rowstats *rs, size_t i)
+{
+	return rs->rows[i].base == i;
+}
+
+const struct rcell *rowstats_base_cell(const struct rowstats *rs, size_t i, int w, int d)
+{
+	size_t b = rs->rows[i].base;
+
+	return b == ROWSTATS_NO_BASE ? NULL : &rs->rows[b].cell[w][d];
+}
+
+const char *rowstats_base_keys(const struct rowstats *rs, const char *quote, char *buf,
+			       size_t len)
+{
+	size_t p, off = 0, n = 0;
+
+	buf[0] = '\0';
+	if (!rs->nrows)
+		return buf;
+	if (!rs->any_path) {
+		snprintf(buf, len, "%s%s%s", quote, rs->rows[rs->base].key, quote);
+		return buf;
+	}
+	for (p = 0; p < BRNF_NPATHS && off < len; p++)
+		if (rs->path_base[p] != ROWSTATS_NO_BASE)
+			off += snprintf(buf + off, len - off, "%s%s%s%s", n++ ? "; " : "",
+					quote, rs->rows[rs->path_base[p]].key, quote);
+	return buf;
 }
 
 /*
@@ -263,8 +338,9 @@ static enum stats_part_value part_value(const struct rowstats *rs, int w)
 
 static int compute(struct rowstats *rs)
 {
-	struct rrow *r, *b = &rs->rows[rs->base];
-	struct rcell *c, *bc;
+	const struct rcell *bc;
+	struct rrow *r;
+	struct rcell *c;
 	size_t i;
 	int w, d, ret;
 
@@ -295,12 +371,13 @@ static int compute(struct rowstats *rs)
 		for (w = 0; w < WL_N; w++) {
 			for (d = 0; d < RAW_NDIRS; d++) {
 				c = &r->cell[w][d];
-				bc = &b->cell[w][d];
+				bc = rowstats_base_cell(rs, i, w, d);
 				if (!c->has_stats)
 					continue;
-				if (i == rs->base) {
+				if (rowstats_is_base(rs, i)) {
 					c->hw = stats_ci95_pct(&c->s);
-				} else if (bc->has_stats && !stats_change(&c->s, &bc->s, &c->chg)) {
+				} else if (bc && bc->has_stats &&
+					   !stats_change(&c->s, &bc->s, &c->chg)) {
 					c->has_chg = true;	/* not when the base mean is 0 */
 					c->hw = stats_change_halfwidth(&c->chg);
 				}
@@ -321,16 +398,17 @@ const char *rowstats_kernel_text(const struct brnf_row *r, char *buf, size_t len
 	return buf;
 }
 
-/* "vanilla (brfilter-local) · global 0 · br-lan" */
+/* "vanilla (brfilter-local) · global 0 · br-lan" (· path wlan) */
 const char *rowstats_row_text(const struct brnf_row *r, char *buf, size_t len)
 {
 	char k[128], g[64], l[64];
 
 	row_global_str(r, g, sizeof(g));
 	row_local_str(r, l, sizeof(l));
-	snprintf(buf, len, "%s · global %s · %s%s%s", rowstats_kernel_text(r, k, sizeof(k)), g,
-		 strcmp(l, "-") ? l : "no iface", strcmp(r->ruleset, "none") ? " · " : "",
-		 strcmp(r->ruleset, "none") ? r->ruleset : "");
+	snprintf(buf, len, "%s · global %s · %s%s%s%s%s", rowstats_kernel_text(r, k, sizeof(k)),
+		 g, strcmp(l, "-") ? l : "no iface", strcmp(r->ruleset, "none") ? " · " : "",
+		 strcmp(r->ruleset, "none") ? r->ruleset : "", r->path ? " · path " : "",
+		 r->path ? brnf_path_names[r->path] : "");
 	return buf;
 }
 

@@ -12,7 +12,7 @@ static const struct rcell *change_of(const struct rowstats *rs, size_t i, int w,
 {
 	const struct rcell *c = &rs->rows[i].cell[w][d];
 
-	return i != rs->base && c->has_stats && c->has_chg ? c : NULL;
+	return !rowstats_is_base(rs, i) && c->has_stats && c->has_chg ? c : NULL;
 }
 
 static bool worse(int w, double pct)
@@ -29,9 +29,27 @@ static void change_str(const struct rcell *c, char *buf, size_t len)
 		 c->chg.high);
 }
 
+/* The baseline row's text; with other paths every path's that has one, " and " between. */
+static void base_text(const struct rowstats *rs, char *buf, size_t len)
+{
+	char row[256];
+	size_t p, off = 0, n = 0;
+
+	if (!rs->any_path) {
+		rowstats_row_text(&rs->rows[rs->base].row, buf, len);
+		return;
+	}
+	buf[0] = '\0';
+	for (p = 0; p < BRNF_NPATHS && off < len; p++)
+		if (rs->path_base[p] != ROWSTATS_NO_BASE)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", n++ ? " and " : "",
+						rowstats_row_text(&rs->rows[rs->path_base[p]].row,
+								  row, sizeof(row)));
+}
+
 void verdict_make(const struct rowstats *rs, struct verdict *v)
 {
-	char base[256], row[256], chg[64];
+	char base[512], row[256], chg[64];
 	const struct rcell *c, *top = NULL;
 	size_t i, off;
 	int w, d;
@@ -67,7 +85,7 @@ void verdict_make(const struct rowstats *rs, struct verdict *v)
 		snprintf(v->text, sizeof(v->text), "verdict: no rows");
 		return;
 	}
-	rowstats_row_text(&rs->rows[rs->base].row, base, sizeof(base));
+	base_text(rs, base, sizeof(base));
 	if (!v->nchanges) {
 		off = (size_t)snprintf(v->text, sizeof(v->text),
 				       "verdict: nothing to compare with %s (one row)", base);
@@ -127,6 +145,22 @@ static struct json_object *cell_json(const struct rowstats *rs, size_t i, int w,
 	return o;
 }
 
+struct json_object *verdict_path_baselines_json(const struct rowstats *rs)
+{
+	struct json_object *o = json_object_new_object();
+	size_t p, b;
+
+	for (p = 0; o && p < BRNF_NPATHS; p++) {
+		b = rs->path_base[p];
+		if (json_object_object_add(o, brnf_path_names[p], b == ROWSTATS_NO_BASE ? NULL :
+					   json_object_new_string(rs->rows[b].key))) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
 struct json_object *verdict_summary_json(const struct rowstats *rs, const struct verdict *v)
 {
 	struct json_object *top, *vd, *cells, *o;
@@ -141,6 +175,13 @@ struct json_object *verdict_summary_json(const struct rowstats *rs, const struct
 	json_object_object_add(top, "dir", json_object_new_string(rs->dir));
 	json_object_object_add(top, "baseline",
 			       rs->nrows ? json_object_new_string(rs->rows[rs->base].key) : NULL);
+	if (rs->nrows && rs->any_path) {
+		o = verdict_path_baselines_json(rs);
+		if (!o || json_object_object_add(top, "path_baselines", o)) {
+			json_object_put(o);
+			goto out_put;
+		}
+	}
 	json_object_object_add(top, "verify_failed_rows", json_object_new_int64(rs->nverify_no));
 	json_object_object_add(vd, "changes", json_object_new_int64((int64_t)v->nchanges));
 	json_object_object_add(vd, "worse", json_object_new_int64((int64_t)v->nworse));

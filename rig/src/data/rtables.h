@@ -3,11 +3,14 @@
  * rtables: the tables of a results directory (table.c), from its rowstats.
  *
  * Per workload a main table, text forms only: per row, per direction the mean ± 95%
- * CI, the change against the baseline [low, high], whether its half-width reached the
+ * CI, the change against the baseline of its path [low, high], whether its half-width reached the
  * target, then parts x runs and filtering verified. One cell table for every form: a
  * row per cell (workload, then matrix row, then direction); its text columns are the
  * spread tables (one per workload: its rows wl_first .. + wl_rows), its data columns
  * are matrix.csv and, grouped by matrix row (TC_GROUP), matrix.json's rows -> cells.
+ * The ruleset column shows only when some row has a ruleset other than none, the path
+ * column only when some row's path is not routed (in no form at all otherwise, so that
+ * results without such rows render as they always did).
  */
 #ifndef BRNF_RTABLES_H
 #define BRNF_RTABLES_H
@@ -16,7 +19,7 @@
 #include "table.h"
 
 /* main table: kernel, flags, per direction three columns from M_DIR, then two */
-enum { M_KERNEL, M_GLOBAL, M_LOCAL, M_RULESET, M_DIR };
+enum { M_KERNEL, M_GLOBAL, M_LOCAL, M_RULESET, M_PATH, M_DIR };
 enum { MD_MEAN, MD_CHG, MD_REACHED, MD_NCOLS };
 #define M_N (M_DIR + RAW_NDIRS * MD_NCOLS)
 #define M_VERIFIED (M_N + 1)

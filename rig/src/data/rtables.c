@@ -44,6 +44,7 @@ static const struct tcol main_fixed[M_NCOLS] = {
 	[M_GLOBAL] = { "br-nf-* global", "global", TA_LEFT, TC_TEXT, false, 0 },
 	[M_LOCAL] = { "nf-call* iface", "local", TA_LEFT, TC_TEXT, false, 0 },
 	[M_RULESET] = { "ruleset", "ruleset", TA_LEFT, TC_TEXT, false, 0 },
+	[M_PATH] = { "path", "path", TA_LEFT, TC_TEXT, false, 0 },
 	[M_N] = { "parts × runs", "parts_runs", TA_RIGHT, TC_TEXT, false, 0 },
 	[M_VERIFIED] = { "filtering verified", "verified", TA_LEFT, TC_TEXT, false, 0 },
 };
@@ -70,6 +71,7 @@ static void main_columns(struct rowstats *rs, struct rtables *tb, int w, struct 
 		}
 	}
 	cols[M_RULESET].hidden = !rs->any_ruleset;
+	cols[M_PATH].hidden = !rs->any_path;
 	for (d = 0; d < RAW_NDIRS; d++)
 		cols[M_DIR + d * MD_NCOLS + MD_REACHED].hidden = !rs->has_target[w];
 }
@@ -146,12 +148,14 @@ static int build_main(struct rowstats *rs, struct rtables *tb, int w)
 		row_local_str(&r->row, buf, sizeof(buf));
 		ret = ret ?: table_text(t, row, M_LOCAL, false, "%s", buf);
 		ret = ret ?: table_text(t, row, M_RULESET, false, "%s", r->row.ruleset);
+		ret = ret ?: table_text(t, row, M_PATH, false, "%s", brnf_path_names[r->row.path]);
 		for (d = 0; d < RAW_NDIRS && !ret; d++) {
 			c = &r->cell[w][d];
 			k = M_DIR + d * MD_NCOLS;
 			ret = mean_text(t, row, k + MD_MEAN, c);
-			ret = ret ?: change_text(t, row, k + MD_CHG, c, i == rs->base);
-			ret = ret ?: reached_text(t, row, k + MD_REACHED, c, i == rs->base);
+			ret = ret ?: change_text(t, row, k + MD_CHG, c, rowstats_is_base(rs, i));
+			ret = ret ?: reached_text(t, row, k + MD_REACHED, c,
+						  rowstats_is_base(rs, i));
 		}
 		parts_runs_text(&r->cell[w][RAW_DOWNLOAD], a, sizeof(a));
 		parts_runs_text(&r->cell[w][RAW_UPLOAD], b, sizeof(b));
@@ -171,7 +175,7 @@ static int build_main(struct rowstats *rs, struct rtables *tb, int w)
 /* ---- the cell table: spread tables (text), matrix.csv and matrix.json (data) -------- */
 
 enum {
-	C_KEY, C_KERNEL, C_LABEL, C_GLOBAL, C_LOCAL, C_RULESET, C_EXPECT, C_BASELINE,
+	C_KEY, C_KERNEL, C_LABEL, C_GLOBAL, C_LOCAL, C_RULESET, C_PATH, C_EXPECT, C_BASELINE,
 	C_VERIFIED, C_PASSES, C_MISSING, C_WORKLOAD, C_DIR, C_UNIT, C_BETTER, C_STAT_UNIT,
 	C_N, C_NPARTS, C_NRUNS, C_PARTS_RUNS, C_MEAN, C_SD, C_CI95, C_CI_LOW, C_CI_HIGH,
 	C_CI_PCT, C_CV, C_MEDIAN, C_MIN, C_MAX, C_MPPS, C_WIRE, C_REPS, C_CHG, C_CHG_LOW,
@@ -188,6 +192,7 @@ static const struct tcol cell_cols[C_NCOLS] = {
 	[C_GLOBAL] = { "br-nf-* global", "global", TA_LEFT, G | TC_TEXT, false, 0 },
 	[C_LOCAL] = { "nf-call* iface", "local", TA_LEFT, G | TC_TEXT, false, 0 },
 	[C_RULESET] = { "ruleset", "ruleset", TA_LEFT, G | TC_TEXT, false, 0 },
+	[C_PATH] = { "path", "path", TA_LEFT, G | TC_TEXT, false, 0 },
 	[C_EXPECT] = { "expect", "expect", TA_LEFT, G, false, 0 },
 	[C_BASELINE] = { "baseline", "baseline", TA_LEFT, G, false, 0 },
 	[C_VERIFIED] = { "filtering verified", "verified", TA_LEFT, G, false, 0 },
@@ -275,6 +280,8 @@ static int cell_row_fields(struct rowstats *rs, struct table *t, size_t row,
 	ret = ret ?: table_str(t, row, C_LOCAL, buf);
 	ret = ret ?: table_text(t, row, C_RULESET, false, "%s", r->row.ruleset);
 	ret = ret ?: table_str(t, row, C_RULESET, r->row.ruleset);
+	ret = ret ?: table_text(t, row, C_PATH, false, "%s", brnf_path_names[r->row.path]);
+	ret = ret ?: table_str(t, row, C_PATH, brnf_path_names[r->row.path]);
 	ret = ret ?: table_str(t, row, C_EXPECT, r->row.expect_mismatch ? "mismatch" : "match");
 	ret = ret ?: table_bool(t, row, C_BASELINE, is_base);
 	ret = ret ?: table_str(t, row, C_VERIFIED, rverify_names[r->verify]);
@@ -369,7 +376,7 @@ static int cell_numbers(struct rowstats *rs, struct table *t, size_t row, int w,
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	if (bc->has_stats && bc->s.mean > 0 && (c->has_chg || is_base)) {
+	if (bc && bc->has_stats && bc->s.mean > 0 && (c->has_chg || is_base)) {
 		for (i = 0; i < c->u.n; i++)
 			chg[i] = 100.0 * (c->u.v[i] - bc->s.mean) / bc->s.mean;
 		ret = table_nums(t, row, C_UNITS_CHG, chg, c->u.n);
@@ -423,6 +430,8 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 	if (ret)
 		return ret;
 	t->cols[C_RULESET].hidden = !rs->any_ruleset;
+	if (!rs->any_path)
+		t->cols[C_PATH].flags = 0;	/* in no form: as before path= existed */
 	if (rs->raw.run_txt.part_best)
 		t->cols[C_UNITS_TEXT].header = "units in order (boots' best runs, or runs)";
 	for (w = 0; w < WL_N; w++) {
@@ -438,7 +447,7 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 				if (row < 0)
 					return row;
 				c->trow = row;
-				ret = cell_row_fields(rs, t, row, r, i == rs->base);
+				ret = cell_row_fields(rs, t, row, r, rowstats_is_base(rs, i));
 				ret = ret ?: table_str(t, row, C_WORKLOAD, wi->name);
 				ret = ret ?: table_text(t, row, C_DIR, false, "%s", raw_dir_names[d]);
 				ret = ret ?: table_str(t, row, C_DIR, raw_dir_names[d]);
@@ -448,8 +457,8 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 				ret = ret ?: table_text(t, row, C_PARTS_RUNS, false, "%s",
 							parts_runs_text(c, buf, sizeof(buf)));
 				ret = ret ?: cell_numbers(rs, t, row, w, c,
-							  &rs->rows[rs->base].cell[w][d],
-							  i == rs->base);
+							  rowstats_base_cell(rs, i, w, d),
+							  rowstats_is_base(rs, i));
 				if (rowstats_is_pps(w))
 					ret = ret ?: cell_pps(t, row, c);
 				if (ret)

@@ -18,13 +18,19 @@ const char *const brnf_family_names[BRNF_NFAMILIES + 1] = {
 	[BRNF_NFAMILIES] = NULL,
 };
 const char *const brnf_bridge_names[BRNF_NBRIDGES + 1] = { "br-lan", "br-wlan", NULL };
-/* rig/rulesets/<name>.nft; each file's header says what it filters */
-const struct brnf_ruleset brnf_rulesets[] = {
-	{ .name = "none" },
-	{ .name = "openwrt", .conntrack = true },
-	{ .name = "openwrt-flowtable", .conntrack = true, .flowtable = true },
-	{ .name = "bridge-lan", .conntrack = true, .bridge = { true, false } },
-	{ .name = "bridge-both", .conntrack = true, .bridge = { true, true } },
+const char *const brnf_path_names[BRNF_NPATHS + 1] = {
+	[BRNF_PATH_ROUTED] = "routed",
+	[BRNF_PATH_WLAN] = "wlan",
+	[BRNF_NPATHS] = NULL,
+};
+/* the bridges each path crosses, brnf_bridge_names order */
+static const bool path_bridges[BRNF_NPATHS][BRNF_NBRIDGES] = {
+	[BRNF_PATH_ROUTED] = { true, true },
+	[BRNF_PATH_WLAN] = { false, true },
+};
+/* rig/rulesets/<name>.nft, what each does read from the file (scripts/ruleset-facts) */
+const struct brnf_ruleset_file brnf_rulesets[] = {
+#include "rulesets.inc"
 	{ .name = NULL },
 };
 
@@ -85,9 +91,9 @@ int matrix_check_bridge(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-static const struct brnf_ruleset *ruleset_find(const char *v, size_t len)
+static const struct brnf_ruleset_file *ruleset_find(const char *v, size_t len)
 {
-	const struct brnf_ruleset *rs;
+	const struct brnf_ruleset_file *rs;
 
 	for (rs = brnf_rulesets; rs->name; rs++)
 		if (strlen(rs->name) == len && !strncmp(rs->name, v, len))
@@ -98,7 +104,7 @@ static const struct brnf_ruleset *ruleset_find(const char *v, size_t len)
 int matrix_ruleset_parts(const char *v, const char *parts[BRNF_MAX_RULESETS], char *err,
 			 size_t errlen)
 {
-	const struct brnf_ruleset *rs;
+	const struct brnf_ruleset_file *rs;
 	const char *p = v, *end;
 	char known[128];
 	size_t off = 0;
@@ -153,24 +159,60 @@ int matrix_check_ruleset(const char *v, char *err, size_t errlen)
 	return matrix_ruleset_parts(v, parts, err, errlen) < 0 ? -EINVAL : 0;
 }
 
-void row_ruleset_info(const struct brnf_row *r, struct brnf_ruleset *info)
+void ruleset_info(const char *v, struct brnf_ruleset *info)
 {
 	const char *parts[BRNF_MAX_RULESETS];
-	const struct brnf_ruleset *rs;
+	const struct brnf_ruleset_file *rs;
 	char err[8];
-	int n, i;
+	int n, i, k;
 	unsigned int b;
 
 	memset(info, 0, sizeof(*info));
-	info->name = r->ruleset;
-	n = matrix_ruleset_parts(r->ruleset, parts, err, sizeof(err));
+	info->name = v;
+	n = matrix_ruleset_parts(v, parts, err, sizeof(err));
 	for (i = 0; i < n; i++) {
 		rs = ruleset_find(parts[i], strlen(parts[i]));
 		info->conntrack |= rs->conntrack;
 		info->flowtable |= rs->flowtable;
-		for (b = 0; b < BRNF_NBRIDGES; b++)
-			info->bridge[b] |= rs->bridge[b];
+		for (k = 0; rs->bridges[k]; k++)
+			for (b = 0; b < BRNF_NBRIDGES; b++)
+				info->bridge[b] |= !strcmp(rs->bridges[k], brnf_bridge_names[b]);
 	}
+}
+
+void row_ruleset_info(const struct brnf_row *r, struct brnf_ruleset *info)
+{
+	ruleset_info(r->ruleset, info);
+}
+
+bool brnf_path_crosses(enum brnf_path path, unsigned int b)
+{
+	return path < BRNF_NPATHS && b < BRNF_NBRIDGES && path_bridges[path][b];
+}
+
+int matrix_parse_path(const char *v, char *err, size_t errlen)
+{
+	int p = name_index(brnf_path_names, v);
+
+	if (p >= 0)
+		return p;
+	seterr(err, errlen, "bad path '%s' (routed or wlan)", v);
+	return -EINVAL;
+}
+
+int matrix_check_path_ruleset(const struct brnf_row *r, char *err, size_t errlen)
+{
+	struct brnf_ruleset info;
+
+	if (r->path == BRNF_PATH_ROUTED)
+		return 0;
+	row_ruleset_info(r, &info);
+	if (!info.conntrack)
+		return 0;
+	seterr(err, errlen, "ruleset '%s' tracks connections: not with path=%s (the "
+	       "verification's conntrack check knows the routed flow only)", r->ruleset,
+	       brnf_path_names[r->path]);
+	return -EINVAL;
 }
 
 static int parse_global(char *v, struct brnf_row *r, char *err, size_t errlen)
@@ -235,9 +277,9 @@ static int parse_local(char *v, struct brnf_row *r, char *err, size_t errlen)
 	return 0;
 }
 
-enum { K_KERNEL, K_GLOBAL, K_LOCAL, K_RULESET, K_LABEL, K_EXPECT, K_NKEYS };
+enum { K_KERNEL, K_GLOBAL, K_LOCAL, K_RULESET, K_LABEL, K_EXPECT, K_PATH, K_NKEYS };
 static const char *const key_names[] = {
-	"kernel", "global", "local", "ruleset", "label", "expect", NULL
+	"kernel", "global", "local", "ruleset", "label", "expect", "path", NULL
 };
 
 /* Bridge-family filtering and br_netfilter's switches in one row: the verification
@@ -283,7 +325,8 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 		k = name_index(key_names, tok);
 		if (k < 0) {
 			seterr(err, errlen,
-			       "unknown key '%s' (known: kernel, global, local, ruleset, label, expect)",
+			       "unknown key '%s' (known: kernel, global, local, ruleset, label, "
+			       "expect, path)",
 			       tok);
 			return -EINVAL;
 		}
@@ -321,6 +364,13 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 				ret = -EINVAL;
 			}
 			break;
+		case K_PATH:
+			ret = matrix_parse_path(v, err, errlen);
+			if (ret >= 0) {
+				r->path = ret;
+				ret = 0;
+			}
+			break;
 		case K_RULESET:
 		default:
 			ret = matrix_check_ruleset(v, err, errlen);
@@ -336,6 +386,8 @@ static int parse_line(char *line, struct brnf_row *r, char *err, size_t errlen)
 	if (!ntok)
 		return 0;
 	ret = check_bridge_family(r, err, errlen);
+	if (!ret)
+		ret = matrix_check_path_ruleset(r, err, errlen);
 	return ret ? ret : 1;
 }
 
@@ -498,8 +550,9 @@ int row_key(const struct brnf_row *r, char *buf, size_t len)
 
 	global_str(r, g, sizeof(g));
 	local_str(r, l, sizeof(l), ',');
-	n = snprintf(buf, len, "kernel=%s global=%s local=%s ruleset=%s%s",
-		     r->kernel, g, l, r->ruleset,
+	n = snprintf(buf, len, "kernel=%s global=%s local=%s ruleset=%s%s%s%s",
+		     r->kernel, g, l, r->ruleset, r->path ? " path=" : "",
+		     r->path ? brnf_path_names[r->path] : "",
 		     r->expect_mismatch ? " expect=mismatch" : "");
 	return n >= 0 && (size_t)n < len ? n : -ENOSPC;
 }

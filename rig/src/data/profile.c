@@ -421,6 +421,7 @@ static size_t name_id(char *const *names, size_t nn, const char *name)
 struct acell {
 	char key[RAW_KEY_LEN];
 	unsigned int row_index;
+	enum brnf_path path;
 	enum brnf_workload workload;
 	enum raw_dir dir;
 	double *vec;			/* mean over boots of instructions per packet */
@@ -631,6 +632,7 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		if (j == nac) {
 			snprintf(ac[nac].key, sizeof(ac[nac].key), "%s", r->key);
 			ac[nac].row_index = r->row_index;
+			ac[nac].path = r->row.path;
 			ac[nac].workload = r->workload;
 			ac[nac].dir = r->dir;
 			nac++;
@@ -651,10 +653,11 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 
 		if (!ac[j].nboots)
 			continue;
-		/* the baseline: the cell of the lowest row index of this workload and
-		 * direction (the matrix's first row) */
+		/* the baseline: the cell of the lowest row index of this workload,
+		 * direction and path (the matrix's first row of the path) */
 		for (i = 0; i < nac; i++)
 			if (ac[i].workload == ac[j].workload && ac[i].dir == ac[j].dir &&
+			    ac[i].path == ac[j].path &&
 			    ac[i].nboots && (!b || ac[i].row_index < b->row_index))
 				b = &ac[i];
 		ret = fill_cell(&ac[j], b, names, nn, &res->c[res->nc]);

@@ -9,10 +9,15 @@
  *   95% intervals (4 worse, 0 better), the largest vanilla · global 0 · br-lan pps64
  *   download +10.2% [+9.4, +10.9]; no row's filtering verification said no
  *
+ * With rows of a path other than routed, each path's rows are compared with their
+ * path's baseline and the line names every path's ("against A and B", B ending in
+ * "· path wlan").
+ *
  * The JSON summary (brnf run --json, brnf render --json) holds the directory, the
- * baseline, the verdict (its counts, the largest change and the line) and every
- * change: row, workload, direction, unit, mean, change_pct, change_low_pct,
- * change_high_pct (null without an interval), indistinguishable.
+ * baseline (with other paths also "path_baselines"), the verdict (its counts, the
+ * largest change and the line) and every change: row, workload, direction, unit, mean,
+ * change_pct, change_low_pct, change_high_pct (null without an interval),
+ * indistinguishable.
  */
 #ifndef BRNF_VERDICT_H
 #define BRNF_VERDICT_H
@@ -34,6 +39,9 @@ struct verdict {
 };
 
 void verdict_make(const struct rowstats *rs, struct verdict *v);
+/* {"routed": key or null, "wlan": ...}: each path's baseline row (matrix.json and the
+ * summary, when rs->any_path); NULL when out of memory. */
+struct json_object *verdict_path_baselines_json(const struct rowstats *rs);
 /* The JSON summary; NULL when out of memory. */
 struct json_object *verdict_summary_json(const struct rowstats *rs, const struct verdict *v);
 

@@ -10,9 +10,12 @@
  * matrix.json ("format": 2): "parts" (one object per part: provenance and QEMU facts),
  * "run" (what was run: distinct values as numbers), "target_pct", "target_source"
  * ("option", "run.txt" or "default") and "target_workloads" (those it is for),
- * "baseline" (the baseline row's key), "verify_failed_rows", "workloads" (name, unit,
+ * "baseline" (the baseline row's key), "path_baselines" (only when some row's path is
+ * not routed: per path the key of its baseline row, against which that path's rows are
+ * compared, null when it has none), "verify_failed_rows", "workloads" (name, unit,
  * better, what), and "rows": one object per matrix row (key, kernel, label, global,
- * local, ruleset, expect, baseline, verified, verify_passes, verify_missing_parts)
+ * local, ruleset, path (only when some row's path is not routed), expect, baseline (a
+ * baseline of its path), verified, verify_passes, verify_missing_parts)
  * holding "cells", one per workload and direction: workload, direction, unit, better,
  * stat_unit ("part" or "run": what n counts), n, n_parts, n_runs, mean, sd, ci95,
  * ci95_low, ci95_high, ci95_pct, cv, median, min, max (over the units), reps_for_2pct,
@@ -33,7 +36,9 @@ struct render_opts {
 	bool json;		/* write the JSON summary (verdict.h) to stdout */
 	const char *baseline;	/* row key or kernel (or label) of the row the
 				 * changes are measured against; NULL = the
-				 * first row */
+				 * first row. Rows of another path are measured
+				 * against that path's row configured the same
+				 * (rowstats.h) */
 	double target_pct;	/* > 0: overrides run.txt's target_pct (else 0.3) */
 	bool strict;		/* a row without a verification pass in some part
 				 * is an error, not only shown */

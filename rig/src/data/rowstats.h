@@ -5,7 +5,9 @@
  * From raw.c's runs: rows by row_key() (in order of row.index, then first appearance),
  * cells (row, workload, direction) with their values in run order, each cell's units
  * (stats_units(): the parts' means when its runs come from two or more parts, else the
- * runs) and statistics, its change against the baseline row and whether the change's
+ * runs) and statistics, its change against the baseline row of its path (a path=wlan
+ * row against a path=wlan row: the flows of two paths cross different bridges and are
+ * not compared) and whether the change's
  * 95% half-width reached the target, and each row's filtering verification (the
  * verification passes of schema 2, the runs' own verify blocks of schema 1).
  * render.c draws the tables (rtables.c) and writes the files from it.
@@ -25,6 +27,7 @@
 #define ERROR_MARK "§"		/* pps cells with runs left out for pktgen errors */
 #define DETECT_CHANGE 0.02	/* repetitions needed to detect a 2% change */
 #define ROWSTATS_TARGET_PCT 0.3	/* the target without run.txt's or an option's */
+#define ROWSTATS_NO_BASE ((size_t)-1)
 
 enum rverify {
 	RV_NA, RV_YES, RV_NO, RV_PARTIAL, RV_READBACK, RV_NO_EXPECTED, RV_YES_UNEXPECTED,
@@ -57,6 +60,8 @@ struct rrow {
 	struct brnf_row row;		/* from the first run of the row */
 	unsigned int index;		/* smallest row.index seen */
 	size_t first;			/* position of the first run */
+	size_t base;			/* the baseline row of its path (itself for a
+					 * baseline), ROWSTATS_NO_BASE when none */
 	struct rcell cell[WL_N][RAW_NDIRS];
 	unsigned int nyes, nno, nna, nreadback_bad, npasses;
 	bool v1;			/* has schema 1 runs (they verify themselves) */
@@ -71,7 +76,14 @@ struct rowstats {
 	struct raw_set raw;
 	struct rrow *rows;
 	size_t nrows;
-	size_t base;			/* baseline row */
+	size_t base;			/* baseline row: the first, or the one asked for */
+	size_t path_base[BRNF_NPATHS];	/* each path's baseline row: base for its own
+					 * path, for another the row configured as base
+					 * is on that path (else, without --baseline, the
+					 * path's first row; with one, its first row of
+					 * that kernel or label), ROWSTATS_NO_BASE when
+					 * none or no row has the path */
+	bool any_path;			/* some row's path is not routed */
 	unsigned int nverify_no;	/* rows whose verification failed */
 	double target;			/* percent */
 	const char *target_src;		/* in the text: where the target came from */
@@ -98,10 +110,19 @@ int rowstats_load(struct rowstats *rs, const char *dir, const struct rowstats_op
 void rowstats_free(struct rowstats *rs);
 
 bool rowstats_verify_failed(enum rverify v);
+/* Is row i a baseline (of its path)? */
+bool rowstats_is_base(const struct rowstats *rs, size_t i);
+/* The cell (w, d) of row i's baseline, NULL without one. */
+const struct rcell *rowstats_base_cell(const struct rowstats *rs, size_t i, int w, int d);
+/* The baseline rows' keys, each in quote: "`k`"; with rows of other paths, every path's
+ * that has one in path order, joined by "; " */
+const char *rowstats_base_keys(const struct rowstats *rs, const char *quote, char *buf,
+			       size_t len);
 bool rowstats_is_pps(enum brnf_workload w);
 /* "vanilla (brfilter-local)" */
 const char *rowstats_kernel_text(const struct brnf_row *r, char *buf, size_t len);
-/* "vanilla (brfilter-local) · global 0 · br-lan" */
+/* "vanilla (brfilter-local) · global 0 · br-lan", then " · path wlan" on a path other
+ * than routed */
 const char *rowstats_row_text(const struct brnf_row *r, char *buf, size_t len);
 
 #endif /* BRNF_ROWSTATS_H */

@@ -124,6 +124,19 @@ static int parse_row(struct json_object *row, struct raw_run *run, char *msg, si
 		}
 		r->expect_mismatch = !strcmp(s, "mismatch");
 	}
+	/* absent: routed, as every record made before path= existed */
+	x = rj_get(row, "path");
+	if (x) {
+		int p;
+
+		s = rj_str(row, "path");
+		p = s ? matrix_parse_path(s, m, sizeof(m)) : -EINVAL;
+		if (p < 0) {
+			seterr(msg, len, "row.path is not \"routed\" or \"wlan\"");
+			return -1;
+		}
+		r->path = p;
+	}
 	x = rj_get(row, "source");
 	if (x) {
 		s = rj_str(row, "source");
