@@ -19,6 +19,7 @@
 #include <linux/veth.h>
 
 #include "link.h"
+#include "link_msg.h"
 #include "nl.h"
 #include "util.h"
 
@@ -33,7 +34,7 @@ int link_index(const char *name)
 	return idx;
 }
 
-static struct nlmsghdr *link_msg(struct nl *nl, uint16_t type, uint16_t flags,
+static struct nlmsghdr *link_hdr(struct nl *nl, uint16_t type, uint16_t flags,
 				 struct ifinfomsg **ifm)
 {
 	struct nlmsghdr *nlh;
@@ -56,7 +57,7 @@ static struct nlmsghdr *link_req(struct nl *nl, uint16_t type, const char *name,
 	idx = link_index(name);
 	if (idx < 0)
 		return NULL;
-	nlh = link_msg(nl, type, 0, ifm);
+	nlh = link_hdr(nl, type, 0, ifm);
 	(*ifm)->ifi_index = idx;
 	return nlh;
 }
@@ -80,7 +81,7 @@ static struct nlmsghdr *newlink_kind(struct nl *nl, const char *name, const char
 	struct ifinfomsg *ifm;
 	struct nlmsghdr *nlh;
 
-	nlh = link_msg(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifm);
+	nlh = link_hdr(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifm);
 	nl_put_strz(nlh, IFLA_IFNAME, name);
 	*linkinfo = nl_nest_start(nlh, IFLA_LINKINFO);
 	nl_put_strz(nlh, IFLA_INFO_KIND, kind);
@@ -115,12 +116,6 @@ int link_add_veth(struct nl *nl, const char *name, const unsigned char *mac, con
 }
 
 /* The bridge's own netfilter switches (ip/iplink_bridge.c: nf_call_iptables ...). */
-static const uint16_t nf_call_attr[BRNF_NFAMILIES] = {
-	[BRNF_IPTABLES] = IFLA_BR_NF_CALL_IPTABLES,
-	[BRNF_IP6TABLES] = IFLA_BR_NF_CALL_IP6TABLES,
-	[BRNF_ARPTABLES] = IFLA_BR_NF_CALL_ARPTABLES,
-};
-
 /* IFLA_BR_NF_CALL_* = v of the families in which (NULL: all). */
 static void nf_call_put(struct nlmsghdr *nlh, const bool v[BRNF_NFAMILIES],
 			const bool which[BRNF_NFAMILIES])
@@ -129,7 +124,7 @@ static void nf_call_put(struct nlmsghdr *nlh, const bool v[BRNF_NFAMILIES],
 
 	for (f = 0; f < BRNF_NFAMILIES; f++)
 		if (!which || which[f])
-			nl_put_u8(nlh, nf_call_attr[f], v[f]);
+			nl_put_u8(nlh, link_nf_call_attr[f], v[f]);
 }
 
 int link_add_bridge(struct nl *nl, const char *name, const bool nf_call[BRNF_NFAMILIES])
@@ -173,35 +168,23 @@ int link_bridge_nf_call_set(struct nl *nl, const char *bridge, const bool v[BRNF
 }
 
 struct getlink {
-	bool v[BRNF_NFAMILIES];
-	bool seen[BRNF_NFAMILIES];
-	bool is_bridge;
+	struct link_msg m;
+	bool seen;
 };
-
-#define ATTR_MAX 127	/* above IFLA_MAX, IFLA_INFO_MAX and IFLA_BR_MAX */
 
 static int getlink_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *tb[ATTR_MAX + 1], *li[ATTR_MAX + 1], *br[ATTR_MAX + 1];
 	struct getlink *g = data;
-	const char *kind;
-	unsigned int f;
-	uint8_t v;
+	struct link_msg m;
+	int err;
 
-	if (nl_msg_type(nlh) != RTM_NEWLINK)
-		return 0;
-	nl_parse(nlh, sizeof(struct ifinfomsg), tb, ATTR_MAX);
-	nl_parse_nested(tb[IFLA_LINKINFO], li, ATTR_MAX);
-	kind = nl_get_str(li[IFLA_INFO_KIND]);
-	if (!kind || strcmp(kind, "bridge") || !li[IFLA_INFO_DATA])
-		return 0;
-	g->is_bridge = true;
-	nl_parse_nested(li[IFLA_INFO_DATA], br, ATTR_MAX);
-	for (f = 0; f < BRNF_NFAMILIES; f++)
-		if (nl_get_u8(br[nf_call_attr[f]], &v)) {
-			g->v[f] = v;
-			g->seen[f] = true;
-		}
+	err = link_msg_read(nlh, &m);
+	if (err < 0)
+		return err;
+	if (!err) {
+		g->m = m;
+		g->seen = true;
+	}
 	return 0;
 }
 
@@ -221,14 +204,14 @@ int link_bridge_nf_call_get(struct nl *nl, const char *bridge, bool v[BRNF_NFAMI
 	err = nl_talk(nl, nlh, getlink_cb, &g, what);
 	if (err)
 		return err;
-	if (!g.is_bridge) {
+	if (!g.seen || !g.m.bridge) {
 		pr_err("%s is not a bridge", bridge);
 		return -EINVAL;
 	}
 	for (f = 0; f < BRNF_NFAMILIES; f++) {
-		if (!g.seen[f])
+		if (!g.m.nf_call_seen[f])
 			return -EOPNOTSUPP;	/* no CONFIG_BRIDGE_NETFILTER; caller says */
-		v[f] = g.v[f];
+		v[f] = g.m.nf_call[f];
 	}
 	return 0;
 }
@@ -254,7 +237,7 @@ int link_set_master(struct nl *nl, const char *name, const char *master)
 	midx = link_index(master);
 	if (idx < 0 || midx < 0)
 		return -ENODEV;
-	nlh = link_msg(nl, RTM_NEWLINK, 0, &ifm);
+	nlh = link_hdr(nl, RTM_NEWLINK, 0, &ifm);
 	ifm->ifi_index = idx;
 	nl_put_u32(nlh, IFLA_MASTER, midx);
 	return link_talk(nl, nlh, "set %s master %s", name, master);
@@ -398,4 +381,26 @@ int neigh_add_permanent(struct nl *nl, const char *name, const char *ip,
 	nl_put(nlh, NDA_DST, family == AF_INET ? 4 : 16, addr);
 	nl_put(nlh, NDA_LLADDR, ETH_ALEN, mac);
 	return link_talk(nl, nlh, "add neighbour %s on %s", ip, name);
+}
+
+int fdb_add_static(struct nl *nl, const char *port, const unsigned char mac[6])
+{
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	int idx;
+	void *hdr;
+
+	idx = link_index(port);
+	if (idx < 0)
+		return idx;
+	/* bridge/fdb.c: bridge fdb replace MAC dev PORT master static */
+	nlh = nl_req(nl, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, sizeof(*ndm), &hdr);
+	ndm = hdr;
+	ndm->ndm_family = PF_BRIDGE;
+	ndm->ndm_ifindex = idx;
+	ndm->ndm_state = NUD_NOARP;
+	ndm->ndm_flags = NTF_MASTER;
+	nl_put(nlh, NDA_LLADDR, ETH_ALEN, mac);
+	return link_talk(nl, nlh, "add static fdb entry %02x:%02x:%02x:%02x:%02x:%02x on %s",
+			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], port);
 }

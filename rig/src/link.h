@@ -28,6 +28,10 @@ int route_add_default(struct nl *nl, const char *gw);
  * so no packet waits for or pays for neighbour resolution while a run measures. */
 int neigh_add_permanent(struct nl *nl, const char *name, const char *ip,
 			const unsigned char mac[6]);
+/* A static entry of the bridge's forwarding database for mac on port (one of its ports):
+ * it never ages out, so a one-way bridged flow is forwarded, never flooded, whenever a
+ * run measures it. */
+int fdb_add_static(struct nl *nl, const char *port, const unsigned char mac[6]);
 /* ifindex of name in the current namespace, or -ENODEV (with a message). */
 int link_index(const char *name);
 /* A bridge's nf_call_{iptables,ip6tables,arptables} (IFLA_BR_NF_CALL_*): set those

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The only door to libmnl: an rtnetlink socket with extended acks, requests
- * built, sent and answered, and the answers' attributes read. No other file
- * of the controller calls libmnl (or includes it).
+ * built, sent and answered (nl.c), and the answers read, their attributes checked
+ * (nl_msg.c). No other file of the controller or of brnf-storm calls libmnl (or
+ * includes it).
  */
 #ifndef BRNF_NL_H
 #define BRNF_NL_H
@@ -55,14 +56,43 @@ typedef int (*nl_msg_cb)(const struct nlmsghdr *nlh, void *data);
  * "Warning: <message> (<what> in <ns>)", as iproute2's mnl utilities do.
  */
 int nl_talk(struct nl *nl, struct nlmsghdr *nlh, nl_msg_cb cb, void *data, const char *what);
+/*
+ * What nl_talk() does with one buffer of answers as received (len bytes) to request
+ * seq of port portid (0 and 0: any): cb over its data messages, the ack, the end of
+ * a dump. Returns 0 at the ack or the end of the dump, NL_MORE when more answers are
+ * to come, or -errno after the "Error: ..." line (-EBADMSG for message lengths that
+ * do not add up, whatever cb returned).
+ */
+#define NL_MORE 1
+int nl_answers(const void *buf, size_t len, unsigned int seq, unsigned int portid,
+	       nl_msg_cb cb, void *data, const char *what, const char *ns);
 
-/* The attributes after the family header (hdrlen bytes) of nlh, or inside nest:
- * tb[type] for type <= max; types newer than max are skipped, as libmnl's
- * data_attr_cb does, so a newer kernel does not break the reader. */
-void nl_parse(const struct nlmsghdr *nlh, size_t hdrlen, const struct nlattr **tb,
-	      unsigned int max);
-void nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb, unsigned int max);
-/* Validated reads: false (NULL) when a is NULL or not of that type. */
+/* What an attribute must be before it is read (libmnl validates it by its type). */
+enum nl_attr_kind {
+	NL_ATTR_ANY,		/* not checked */
+	NL_ATTR_U8,
+	NL_ATTR_U16,
+	NL_ATTR_U32,
+	NL_ATTR_U64,
+	NL_ATTR_STR,		/* NUL-terminated, as the kernel's nla_put_string() */
+	NL_ATTR_NESTED,
+	NL_ATTR_FLAG,
+};
+/*
+ * The attributes after the family header (hdrlen bytes) of nlh, or inside nest:
+ * tb[type] for type <= max (the others NULL); types newer than max are skipped, as
+ * libmnl's data_attr_cb does, so a newer kernel does not break the reader. policy
+ * (NULL, or max + 1 kinds) says what each type must be. Returns 0; -EINVAL when an
+ * attribute is not of its kind; -EBADMSG when the attributes do not fill the
+ * message or the nest (one cut short, bytes left that are no attribute). tb holds
+ * what came before the error.
+ */
+int nl_parse(const struct nlmsghdr *nlh, size_t hdrlen, const struct nlattr **tb,
+	     unsigned int max, const enum nl_attr_kind *policy);
+int nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb, unsigned int max,
+		    const enum nl_attr_kind *policy);
+/* Validated reads: false (NULL) when a is NULL or not of that type (a string: not
+ * NUL-terminated). */
 bool nl_get_u8(const struct nlattr *a, uint8_t *v);
 const char *nl_get_str(const struct nlattr *a);
 /* The message type of an answer (RTM_NEWLINK, ...). */

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The storm's readers of what the kernel and the tools print: /dev/kmsg records,
- * `nft list hooks`, an RTM_GETLINK dump, ping's summary. Pure functions, fuzzed by
- * rig/storm/fuzz/fuzz_storm_parse.c.
+ * `nft list hooks`, an RTM_GETLINK dump (through nl.h), ping's summary. Pure functions,
+ * fuzzed by rig/storm/fuzz/fuzz_storm_parse.c.
  */
 #ifndef BRNF_STORM_PARSE_H
 #define BRNF_STORM_PARSE_H
 
 #include <stdbool.h>
-#include <libmnl/libmnl.h>
 
 #include "matrix.h"
 
@@ -24,15 +23,10 @@ struct ap_state {
 	char extra[MAX_BRIDGES * 2][16];
 };
 
-/*
- * Are the netlink message lengths in buf sane (each >= a header and within what
- * is left)? libmnl 1.0.4's mnl_nlmsg_ok() compares (int)nlmsg_len <= len, so a
- * length above INT_MAX passes and mnl_cb_run() walks off the buffer (found by
- * fuzz_storm_parse; the input is in rig/storm/fuzz/corpus/netlink-len-over-int-max).
- */
-bool parse_nl_buf_ok(const void *buf, size_t len);
-
-/* mnl_cb_t for RTM_NEWLINK messages of a dump; data is a struct ap_state. */
+struct nlmsghdr;
+/* nl_msg_cb (nl.h) for the RTM_NEWLINK messages of a dump (link_msg_read()); data is a
+ * struct ap_state. A message whose attributes are cut short or not of their type
+ * stops the dump with its error. */
 int parse_link_dump(const struct nlmsghdr *nlh, void *data);
 
 struct hooks {

@@ -2,12 +2,14 @@
 /*
  * libFuzzer harness for the storm's readers of kernel and tool output
  * (rig/storm/parse.c). The first byte picks the reader: 0 a /dev/kmsg record,
- * 1 `nft list hooks` output, 2 ping's summary, 3 an rtnetlink link dump.
+ * 1 `nft list hooks` output, 2 ping's summary, 3 an rtnetlink link dump (through
+ * nl_answers() and link_msg_read(), as brnf-storm reads one).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nl.h"
 #include "parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -45,8 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* the bytes as received from the socket, not NUL terminated */
 		memset(&st, 0, sizeof(st));
 		memcpy(text, data + 1, size - 1);
-		if (parse_nl_buf_ok(text, size - 1))
-			mnl_cb_run(text, size - 1, 0, 0, parse_link_dump, &st);
+		nl_answers(text, size - 1, 0, 0, parse_link_dump, &st, "fuzz", "fuzz");
 		if (st.nflagged > st.nbridges || st.nlinks_extra > MAX_BRIDGES * 2)
 			abort();
 		break;
