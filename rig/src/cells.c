@@ -34,7 +34,8 @@ static const char *const directions[] = { "download", "upload" };
 #define VERIFY_TRAFFIC "iperf3 -n 1048576, 1 flow, download and upload"
 #define VERIFY_TRAFFIC_FLOW VERIFY_TRAFFIC "; then the pps flow primed, conntrack -L"
 
-/* yes when every check that could be made held, n/a when none could */
+/* yes when every check that could be made held, n/a when none could; a bridge the
+ * row's path does not cross is no check (its count is recorded, not judged) */
 static enum verdict judge(enum verify_mode mode, const struct verification *v, bool mismatch)
 {
 	enum verdict counts = VERDICT_NA, flow = VERDICT_NA;
@@ -45,7 +46,7 @@ static enum verdict judge(enum verify_mode mode, const struct verification *v, b
 	if (mode != VERIFY_IIF) {
 		counts = VERDICT_YES;
 		for (b = 0; b < BRNF_NBRIDGES; b++)
-			if (v->expected[b] != (v->packets[b] > 0))
+			if (v->on_path[b] && v->expected[b] != (v->packets[b] > 0))
 				counts = VERDICT_NO;
 	}
 	if (v->flow_checked)
@@ -61,7 +62,7 @@ static int run_dir(struct run *r, const char *name, char *dir, size_t len)
 	return results_run_dir(&r->res, r->order, name, dir, len);
 }
 
-/* tcp, tcp-bytes: the flows; what = the progress text */
+/* tcp, tcp-bytes: the flows of the row's path; what = the progress text */
 static int measure_flows(struct run *r, struct record *rec, bool download, const char *dir,
 			 char *what, size_t len)
 {
@@ -74,7 +75,7 @@ static int measure_flows(struct run *r, struct record *rec, bool download, const
 		fo.bytes = rec->bytes_per_flow = r->c.bytes;
 	rec->nflows = r->c.flows;
 	rec->port0 = IPERF_PORT0;
-	err = flows_run(r->fh, &fo, dir, bps);
+	err = flows_run(run_flows(r, rec->row), &fo, dir, bps);
 	if (err)
 		return err;
 	for (k = 0; k < r->c.flows; k++)
@@ -87,26 +88,35 @@ static int measure_flows(struct run *r, struct record *rec, bool download, const
 	return 0;
 }
 
-/* pktgen's frames of pkt_size through the test bed one way; p holds the strings */
-static void pps_way(const struct run *r, bool download, unsigned int pkt_size,
-		    unsigned long count, struct tb_path *p, struct pktgen_opts *o)
+/* The host of a test bed role that sends or receives a pps flow. */
+static const struct host *role_host(const struct run *r, enum tb_role role)
 {
-	testbed_path(download, p);
+	return role == TB_STA ? r->fh[0].client : role == TB_STA2 ? r->sta2 : r->fh[0].server;
+}
+
+/* pktgen's frames of pkt_size through the test bed one way on path; p holds the
+ * strings */
+static void pps_way(const struct run *r, enum brnf_path path, bool download,
+		    unsigned int pkt_size, unsigned long count, struct tb_path *p,
+		    struct pktgen_opts *o)
+{
+	testbed_path(path, download, p);
 	*o = (struct pktgen_opts){ .pkt_size = pkt_size, .count = count };
-	o->tx = p->tx == TB_STA ? r->fh[0].client : r->fh[0].server;
-	o->rx = p->rx == TB_STA ? r->fh[0].client : r->fh[0].server;
+	o->tx = role_host(r, p->tx);
+	o->rx = role_host(r, p->rx);
 	o->tx_dev = p->tx_dev;
 	o->rx_dev = p->rx_dev;
 	o->dst_ip = p->dst_ip;
-	o->dst_mac = p->gw_mac;
+	o->dst_mac = p->dst_mac;
 }
 
 /* The pps flow of a direction with its way back, for the priming frames. */
-static void pps_flow(const struct run *r, bool download, unsigned int pkt_size,
-		     unsigned long count, struct tb_path p[2], struct pktgen_opts o[2])
+static void pps_flow(const struct run *r, enum brnf_path path, bool download,
+		     unsigned int pkt_size, unsigned long count, struct tb_path p[2],
+		     struct pktgen_opts o[2])
 {
-	pps_way(r, download, pkt_size, count, &p[0], &o[0]);
-	pps_way(r, !download, pkt_size, 1, &p[1], &o[1]);
+	pps_way(r, path, download, pkt_size, count, &p[0], &o[0]);
+	pps_way(r, path, !download, pkt_size, 1, &p[1], &o[1]);
 	o[0].reply = &o[1];
 }
 
@@ -124,7 +134,8 @@ static int measure_pps(struct run *r, struct record *rec, bool download, char *w
 	struct pktgen_opts o[2];
 	struct tb_path p[2];
 
-	pps_flow(r, download, brnf_workloads[rec->workload].pkt_size, r->c.packets, p, o);
+	pps_flow(r, rec->row->path, download, brnf_workloads[rec->workload].pkt_size,
+		 r->c.packets, p, o);
 	row_ruleset_info(rec->row, &info);
 	if (!info.conntrack)
 		o[0].reply = NULL;
@@ -184,7 +195,7 @@ static int verify_flow(struct run *r, const struct brnf_ruleset *info, struct ve
 	struct tb_path p[2];
 	int err;
 
-	pps_flow(r, true, brnf_workloads[WL_PPS64].pkt_size, 1, p, o);
+	pps_flow(r, BRNF_PATH_ROUTED, true, brnf_workloads[WL_PPS64].pkt_size, 1, p, o);
 	v->flow_checked = true;
 	v->flow_offload_expected = info->flowtable;
 	err = ct_flow_forget(&r->ap.h);
@@ -193,6 +204,12 @@ static int verify_flow(struct run *r, const struct brnf_ruleset *info, struct ve
 	if (!err)
 		err = ct_flow_read(&r->ap.h, &v->flow);
 	return err;
+}
+
+/* "yes", "no", or "n/a (not on the path)" */
+static const char *expected_text(const struct verification *v, unsigned int b)
+{
+	return !v->on_path[b] ? "n/a (not on the path)" : v->expected[b] ? "yes" : "no";
 }
 
 static void verify_failed(const struct run *r, size_t i, enum verify_mode mode,
@@ -204,8 +221,8 @@ static void verify_failed(const struct run *r, size_t i, enum verify_mode mode,
 	       "counted %" PRIu64 " and %" PRIu64 " packets%s%s%s%s",
 	       r->rows[i].expect_mismatch ? "said no, as expected," : "failed",
 	       r->source[i], mode == VERIFY_NFT_BRIDGE ? "the bridge filter" : "iptables",
-	       brnf_bridge_names[0], v->expected[0] ? "yes" : "no",
-	       brnf_bridge_names[1], v->expected[1] ? "yes" : "no", v->packets[0],
+	       brnf_bridge_names[0], expected_text(v, 0),
+	       brnf_bridge_names[1], expected_text(v, 1), v->packets[0],
 	       v->packets[1], v->flow_checked ? "; the pps flow: expected " : "",
 	       v->flow_checked ? (v->flow_offload_expected ? "offloaded" : "tracked") : "",
 	       v->flow_checked ? ", conntrack has " : "",
@@ -237,7 +254,7 @@ static int verify_row(struct run *r, size_t i)
 	if (!err)
 		err = run_dir(r, "verify", dir, sizeof(dir));
 	if (!err)
-		err = verify_install(&r->ap.h, r->ap.port, mode);
+		err = verify_install(&r->ap.h, &r->counted, mode);
 	for (d = 0; d < ARRAY_SIZE(directions) && !err; d++) {
 		struct flow_opts fo = { 1, r->c.time, 0, d == 0, VERIFY_BYTES };
 
@@ -246,10 +263,10 @@ static int verify_row(struct run *r, size_t i)
 		if (err)
 			pr_err("mkdir %s: %s", sub, strerror(-err));
 		if (!err)
-			err = flows_run(r->fh, &fo, sub, bps);
+			err = flows_run(run_flows(r, &r->rows[i]), &fo, sub, bps);
 	}
 	if (!err)
-		err = verify_read(&r->ap.h, r->ap.port, mode, rec.v.packets);
+		err = verify_read(&r->ap.h, &r->counted, mode, rec.v.packets);
 	if (!err && info.conntrack && r->pktgen) {
 		rec.traffic = VERIFY_TRAFFIC_FLOW;
 		err = verify_flow(r, &info, &rec.v);
@@ -259,6 +276,8 @@ static int verify_row(struct run *r, size_t i)
 	if (err)
 		return err;
 	rowcfg_expected(&r->rows[i], rec.v.expected);
+	for (d = 0; d < BRNF_NBRIDGES; d++)
+		rec.v.on_path[d] = brnf_path_crosses(r->rows[i].path, d);
 	rec.v.result = judge(mode, &rec.v, mismatch);
 	err = record_write(dir, &rec);
 	if (err)
@@ -267,9 +286,12 @@ static int verify_row(struct run *r, size_t i)
 	 * there "no" is the result and "yes" the failure */
 	if ((rec.v.result == VERDICT_NO) != r->rows[i].expect_mismatch)
 		r->mismatches++;
-	progress_line("%4u verify    %s (%s %" PRIu64 ", %s %" PRIu64 " packets counted%s%s)  %s",
+	progress_line("%4u verify    %s (%s %" PRIu64 "%s, %s %" PRIu64 "%s packets counted"
+		      "%s%s)  %s",
 		      r->order + 1, verdict_names[rec.v.result], brnf_bridge_names[0],
-		      rec.v.packets[0], brnf_bridge_names[1], rec.v.packets[1],
+		      rec.v.packets[0], rec.v.on_path[0] ? "" : " off the path",
+		      brnf_bridge_names[1], rec.v.packets[1],
+		      rec.v.on_path[1] ? "" : " off the path",
 		      rec.v.flow_checked ? "; pps flow " : "",
 		      !rec.v.flow_checked ? "" : !rec.v.flow.tracked ? "not tracked" :
 		      rec.v.flow.offloaded ? "offloaded" : "tracked", key);

@@ -172,6 +172,7 @@ static const char *source_name(const char *path)
 
 static int rows_prepare(struct run *r)
 {
+	char err[256];
 	size_t i;
 
 	r->rows = calloc(r->m.nrows, sizeof(*r->rows));
@@ -188,6 +189,11 @@ static int rows_prepare(struct run *r)
 			 row->line);
 		if (r->c.ruleset && !row->ruleset_set)
 			snprintf(row->ruleset, sizeof(row->ruleset), "%s", r->c.ruleset);
+		/* the matrix checked the rows' own rulesets, this --ruleset's */
+		if (matrix_check_path_ruleset(row, err, sizeof(err))) {
+			pr_err("%s: --ruleset %s: %s", r->source[i], r->c.ruleset, err);
+			return -EINVAL;
+		}
 		if (r->c.only_kernel) {
 			r->ran[i] = !strcmp(row->kernel, r->c.only_kernel);
 		} else {
@@ -198,6 +204,8 @@ static int rows_prepare(struct run *r)
 		}
 		r->nran += r->ran[i];
 	}
+	for (i = 0; i < r->m.nrows; i++)
+		r->need_sta2 |= r->ran[i] && r->rows[i].path == BRNF_PATH_WLAN;
 	if (!r->nran) {
 		pr_err("%s: no row for kernel %s", r->matrix_path,
 		       r->c.only_kernel ? r->c.only_kernel : r->c.kernel_label);
@@ -220,6 +228,30 @@ static bool local_ap_refused(const struct run *r)
 	       "and its iptables mangle table (saved first, restored at the end); give "
 	       "--local-ap to allow that", r->rig_path, ap->line);
 	return true;
+}
+
+/*
+ * path=wlan rows on a rig of other hosts: its role sta2 is the second station, on the
+ * AP's br-wlan, where its iperf3 servers listen (addr=). The first such row names
+ * where it was asked for.
+ */
+static bool sta2_refused(const struct run *r)
+{
+	const struct rig_role *sta2 = rig_role(&r->rig, "sta2");
+	size_t i;
+
+	if (!r->need_sta2 || r->rig.testbed)
+		return false;
+	for (i = 0; i < r->m.nrows; i++)
+		if (r->ran[i] && r->rows[i].path == BRNF_PATH_WLAN)
+			break;
+	if (!sta2)
+		pr_err("%s: no role sta2, which the path=wlan row %s needs (the second station "
+		       "on br-wlan: role=sta2 ... addr=ADDRESS)", r->rig_path, r->source[i]);
+	else if (!sta2->addr[0])
+		pr_err("%s:%u: role sta2 has no addr=, which the path=wlan row %s needs (where "
+		       "its iperf3 servers listen)", r->rig_path, sta2->line, r->source[i]);
+	return !sta2 || !sta2->addr[0];
 }
 
 /* pktgen needs the test bed's links and addresses, which a rig file does not give. */
@@ -373,7 +405,8 @@ static int run_steps(struct run *r, double t0)
 	ap_restore_scripts_left();
 	provenance_now(date_start, sizeof(date_start));
 	if (r->rig.testbed) {
-		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, false, &r->undo);
+		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, r->need_sta2, false,
+				 &r->undo);
 		if (err)
 			return err;
 	}
@@ -517,6 +550,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (rows_prepare(r) || preflight_tools(r))
 		goto out_free;
+	if (sta2_refused(r)) {
+		ret = EXIT_USAGE;
+		goto out_free;
+	}
 	if (!r->c.out) {
 		if (results_default_dir(defdir, sizeof(defdir), r->rig.testbed ? NULL : r->rig_path))
 			goto out_free;

@@ -73,13 +73,75 @@ int preflight_tools(struct run *r)
 	return 0;
 }
 
+static const char iperf_script[] =
+	"if ! v=$(iperf3 --version 2>/dev/null); then echo 'iperf3 not found' >&2; "
+	"exit 3; fi; echo \"$v\" | head -n 1";
+
+/* iperf3 on host h (a sta or pc role); its version kept when none is yet. */
+static int iperf_check(struct run *r, const struct host *h)
+{
+	char *out = NULL, *errs = NULL;
+	int err;
+
+	err = host_sh(h, iperf_script, NULL, 0, &out, &errs, 30);
+	if (host_failed(h, err, errs)) {
+		err = err < 0 ? err : -EIO;
+	} else if (err) {
+		pr_err("%s: iperf3 not found; install it (OpenWrt: opkg install iperf3, "
+		       "Debian: apt-get install iperf3)", h->what);
+		err = -ENOENT;
+	} else if (!r->iperf_ver[0] && out) {
+		chomp(out);
+		snprintf(r->iperf_ver, sizeof(r->iperf_ver), "%s", out);
+	}
+	free(out);
+	free(errs);
+	return err;
+}
+
+const struct flow_hosts *run_flows(const struct run *r, const struct brnf_row *row)
+{
+	return row->path == BRNF_PATH_WLAN ? r->fh_wlan : r->fh;
+}
+
+/*
+ * path=wlan: the second station, the test bed's sta2 (a role of no rig file: it exists
+ * only for such rows) or the rig's role sta2 (cmd_run.c checked it has addr=), and its
+ * flows: every one from sta to the servers in sta2.
+ */
+static int sta2_hosts(struct run *r)
+{
+	const struct rig_role *sta = rig_role(&r->rig, "sta"), *sta2;
+	unsigned int i;
+	int err;
+
+	if (!r->need_sta2)
+		return 0;
+	if (r->rig.testbed) {
+		r->sta2_role = (struct rig_role){ .name = "sta2", .kind = RIG_STA,
+						  .transport = RIG_NETNS };
+		snprintf(r->sta2_role.addr, sizeof(r->sta2_role.addr), TB_STA2_ADDR4);
+		host_init(&r->sta2_host, &r->sta2_role, r->tb.ns[TB_STA2]);
+		r->sta2 = &r->sta2_host;
+		err = iperf_check(r, r->sta2);
+		if (err)
+			return err;
+	} else {
+		r->sta2 = &r->hosts[rig_role(&r->rig, "sta2") - r->rig.roles];
+	}
+	sta2 = r->sta2->role;
+	for (i = 0; i < IPERF_MAX_FLOWS; i++) {
+		r->fh_wlan[i].client = &r->hosts[sta - r->rig.roles];
+		r->fh_wlan[i].server = r->sta2;
+		r->fh_wlan[i].addr = sta2->addr;
+	}
+	return 0;
+}
+
 /* The rig's roles as hosts; every sta and pc has iperf3, the AP is probed.
  * Nothing is changed anywhere before this passed. */
 int preflight_hosts(struct run *r)
 {
-	static const char iperf_script[] =
-		"if ! v=$(iperf3 --version 2>/dev/null); then echo 'iperf3 not found' >&2; "
-		"exit 3; fi; echo \"$v\" | head -n 1";
 	const struct rig_role *sta[RIG_MAX_ROLES], *pc[RIG_MAX_ROLES];
 	unsigned int i, nsta, npc;
 	int err;
@@ -87,7 +149,7 @@ int preflight_hosts(struct run *r)
 	for (i = 0; i < r->rig.nroles; i++) {
 		const struct rig_role *role = &r->rig.roles[i];
 		const char *ns = NULL;
-		char path[300], *out = NULL, *errs = NULL;
+		char path[300];
 
 		if (r->rig.testbed)
 			ns = r->tb.ns[role->kind == RIG_AP ? TB_AP : role->kind == RIG_STA ?
@@ -105,22 +167,13 @@ int preflight_hosts(struct run *r)
 		}
 		if (role->kind == RIG_AP)
 			continue;
-		err = host_sh(&r->hosts[i], iperf_script, NULL, 0, &out, &errs, 30);
-		if (host_failed(&r->hosts[i], err, errs)) {
-			err = err < 0 ? err : -EIO;
-		} else if (err) {
-			pr_err("%s: iperf3 not found; install it (OpenWrt: opkg install iperf3, "
-			       "Debian: apt-get install iperf3)", r->hosts[i].what);
-			err = -ENOENT;
-		} else if (!r->iperf_ver[0] && out) {
-			chomp(out);
-			snprintf(r->iperf_ver, sizeof(r->iperf_ver), "%s", out);
-		}
-		free(out);
-		free(errs);
+		err = iperf_check(r, &r->hosts[i]);
 		if (err)
 			return err;
 	}
+	err = sta2_hosts(r);
+	if (err)
+		return err;
 	nsta = rig_roles_of(&r->rig, RIG_STA, sta, RIG_MAX_ROLES);
 	npc = rig_roles_of(&r->rig, RIG_PC, pc, RIG_MAX_ROLES);
 	for (i = 0; i < IPERF_MAX_FLOWS; i++) {
@@ -131,6 +184,11 @@ int preflight_hosts(struct run *r)
 	for (i = 0; i < r->rig.nroles; i++)
 		if (r->rig.roles[i].kind == RIG_AP)
 			ap_init(&r->ap, &r->hosts[i], r->rig.testbed);
+	/* on the test bed sta2's frames enter br-wlan at a port of its own; on a rig they
+	 * are counted where sta's enter (its bridge= port), which a flow's frames from
+	 * sta cross either way (data one way, its acks the other) */
+	verify_ports_init(&r->counted, r->ap.port,
+			  r->rig.testbed && r->tb.sta2 ? TB_STA2_PORT : NULL);
 	return ap_probe(&r->ap);
 }
 
@@ -175,7 +233,7 @@ static int try_bridge_counting(struct run *r, const struct brnf_row *row)
 		 "verification's counting rules", row->ruleset);
 	err = host_cmd(&r->ap.h, what, "nftables", list, NULL, 0, NULL);
 	if (!err)
-		err = verify_install(&r->ap.h, r->ap.port, VERIFY_NFT_BRIDGE);
+		err = verify_install(&r->ap.h, &r->counted, VERIFY_NFT_BRIDGE);
 	if (err)
 		return err;
 	return verify_remove(&r->ap.h, VERIFY_NFT_BRIDGE);
@@ -210,11 +268,11 @@ int preflight_rulesets(struct run *r)
 	r->mode = r->ap.br_netfilter ? VERIFY_PHYSDEV : VERIFY_IIF;
 	err = ruleset_load(ap, "none");
 	if (!err)
-		err = verify_install(ap, r->ap.port, r->mode);
+		err = verify_install(ap, &r->counted, r->mode);
 	if (err && r->mode == VERIFY_PHYSDEV) {
 		fprintf(stderr, "brnf: no iptables physdev match; filtering verification is n/a\n");
 		r->mode = VERIFY_IIF;
-		err = verify_install(ap, r->ap.port, r->mode);
+		err = verify_install(ap, &r->counted, r->mode);
 	}
 	if (!err)
 		err = verify_remove(ap, r->mode);
@@ -275,5 +333,6 @@ int preflight_workloads(struct run *r)
 		if (err)
 			return err;
 	}
-	return 0;
+	/* path=wlan: sta2 sends the download */
+	return pps && r->sta2 ? pktgen_check(r->sta2) : 0;
 }

@@ -36,6 +36,7 @@ static struct json_object *row_json(const struct record *rec)
 		json_object_array_add(local, json_object_new_string(r->local[i]));
 	json_object_object_add(o, "local", local);
 	json_object_object_add(o, "ruleset", json_object_new_string(r->ruleset));
+	json_object_object_add(o, "path", json_object_new_string(brnf_path_names[r->path]));
 	if (r->expect_mismatch)
 		json_object_object_add(o, "expect", json_object_new_string("mismatch"));
 	json_object_object_add(o, "source", json_object_new_string(rec->source));
@@ -66,7 +67,11 @@ static struct json_object *verify_json(const struct verification *v)
 	br = json_object_new_object();
 	for (b = 0; b < BRNF_NBRIDGES; b++) {
 		one = json_object_new_object();
-		json_object_object_add(one, "expected", json_object_new_boolean(v->expected[b]));
+		/* a bridge the row's path does not cross: nothing expected (n/a), not "no" */
+		if (!v->on_path[b])
+			json_object_object_add(one, "on_path", json_object_new_boolean(false));
+		json_object_object_add(one, "expected", v->on_path[b] ?
+				       json_object_new_boolean(v->expected[b]) : NULL);
 		json_object_object_add(one, "packets", json_object_new_int64(v->packets[b]));
 		json_object_object_add(br, brnf_bridge_names[b], one);
 	}

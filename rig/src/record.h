@@ -22,6 +22,8 @@ enum verdict { VERDICT_NA, VERDICT_YES, VERDICT_NO };
 extern const char *const verdict_names[];	/* "n/a", "yes", "no" */
 
 struct verification {
+	bool on_path[BRNF_NBRIDGES];	/* the row's path crosses the bridge; a bridge it
+					 * does not is recorded "expected": null, not judged */
 	bool expected[BRNF_NBRIDGES];
 	uint64_t packets[BRNF_NBRIDGES];
 	/* rulesets that track connections: the pps flow's entry after priming (ctflow.h) */

@@ -52,7 +52,16 @@ struct run {
 	struct rig rig;
 	struct host hosts[RIG_MAX_ROLES];
 	struct ap ap;
-	struct flow_hosts fh[IPERF_MAX_FLOWS];
+	struct flow_hosts fh[IPERF_MAX_FLOWS];	/* path routed: sta roles -> pc roles */
+	/* path=wlan (rows that need it: need_sta2): every flow sta -> sta2, servers in sta2
+	 * as they are in pc for routed ones (download with -R, so the receiver's rate is in
+	 * the client's output either way) */
+	bool need_sta2;
+	const struct host *sta2;	/* the rig's sta2 role, or the test bed's sta2 */
+	struct rig_role sta2_role;	/* the test bed's sta2 (not a role of its rig file) */
+	struct host sta2_host;
+	struct flow_hosts fh_wlan[IPERF_MAX_FLOWS];
+	struct verify_ports counted;	/* the AP's counted ports (verify.h) */
 	bool *unsupported;		/* per matrix row: needs br_netfilter, the AP has none */
 	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
 	struct ledger undo;		/* every step's undo (cmd_run.c), one unwind */
@@ -81,6 +90,9 @@ int preflight_workloads(struct run *r);
 /* Every ruleset the rows use loaded once, then the counting rules (which physdev
  * or iif) once; nothing stays loaded. */
 int preflight_rulesets(struct run *r);
+
+/* The flows of a row's path: r->fh, or r->fh_wlan for path=wlan (preflight.c). */
+const struct flow_hosts *run_flows(const struct run *r, const struct brnf_row *row);
 
 /* cells.c: for rep, for row, for workload, for direction, one measured run; then
  * each row's verification pass. -EINTR on a signal. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The namespace test bed: three namespaces, two veth pairs, two bridges. */
+/* The namespace test bed: three namespaces (four with sta2), two veth pairs (three),
+ * two bridges. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -18,14 +19,15 @@
 #include "testbed.h"
 #include "util.h"
 
-const char *const tb_role_names[TB_NROLES] = { "ap", "sta", "pc" };
+const char *const tb_role_names[TB_NROLES] = { "ap", "sta", "pc", "sta2" };
 /* br-lan, br-wlan (brnf_bridge_names) */
 const char *const tb_bridge_port[BRNF_NBRIDGES] = { "eth0", "wlan0" };
 static const enum tb_role bridge_peer[BRNF_NBRIDGES] = { TB_PC, TB_STA };
 
 static const struct tb_veth veths[TB_NVETHS] = {
-	{ TB_AP, "wlan0", {} }, { TB_AP, "eth0", {} },
-	{ TB_STA, "wlan0", {} }, { TB_PC, "eth0", {} },
+	{ TB_AP, "wlan0", false, {} }, { TB_AP, "eth0", false, {} },
+	{ TB_STA, "wlan0", false, {} }, { TB_PC, "eth0", false, {} },
+	{ TB_AP, TB_STA2_PORT, true, {} }, { TB_STA2, "wlan1", true, {} },
 };
 
 /*
@@ -41,8 +43,12 @@ static const unsigned char port_mac[BRNF_NBRIDGES][6] = {
 	{ 0x02, 0x00, 0xc6, 0x12, 0x01, 0x02 },		/* ap eth0 */
 	{ 0x02, 0x00, 0xc6, 0x12, 0x01, 0x01 },		/* ap wlan0 */
 };
+/* ap wlan1, sta2's port of br-wlan */
+static const unsigned char sta2_port_mac[6] = { 0x02, 0x00, 0xc6, 0x12, 0x01, 0x03 };
 
-/* One host side: its link and MAC, addresses, default routes, the bridge it hangs off. */
+/* One host side: its link and MAC, addresses, default routes, the bridge it hangs off.
+ * sta2 (the last) is made only with TB_WITH_STA2. */
+enum { H_STA, H_PC, H_STA2, H_N };
 static const struct {
 	enum tb_role role;
 	const char *ifname;
@@ -51,13 +57,16 @@ static const struct {
 	const char *ip[2];
 	const char *gw[2];
 	unsigned int bridge;		/* brnf_bridge_names index */
-} hosts[] = {
+} hosts[H_N] = {
 	{ TB_STA, "wlan0", { 0x02, 0x00, 0xc6, 0x12, 0x02, 0x01 },
 	  { "198.18.1.2/24", "2001:2:0:1::2/64" }, { TB_STA_ADDR4, "2001:2:0:1::2" },
 	  { "198.18.1.1", "2001:2:0:1::1" }, 1 },
 	{ TB_PC, "eth0", { 0x02, 0x00, 0xc6, 0x12, 0x03, 0x02 },
 	  { "198.18.2.2/24", "2001:2:0:2::2/64" }, { TB_PC_ADDR4, "2001:2:0:2::2" },
 	  { "198.18.2.1", "2001:2:0:2::1" }, 0 },
+	{ TB_STA2, "wlan1", { 0x02, 0x00, 0xc6, 0x12, 0x04, 0x01 },
+	  { "198.18.1.3/24", "2001:2:0:1::3/64" }, { TB_STA2_ADDR4, "2001:2:0:1::3" },
+	  { "198.18.1.1", "2001:2:0:1::1" }, 1 },
 };
 
 static const char *const bridge_addr[BRNF_NBRIDGES][2] = {
@@ -65,17 +74,30 @@ static const char *const bridge_addr[BRNF_NBRIDGES][2] = {
 	{ "198.18.1.1/24", "2001:2:0:1::1/64" },
 };
 
-void testbed_path(bool download, struct tb_path *p)
+bool testbed_has(const struct testbed *tb, enum tb_role role)
 {
-	unsigned int tx = download ? 1 : 0, rx = download ? 0 : 1;	/* hosts[]: sta, pc */
-	const unsigned char *m = bridge_mac[hosts[tx].bridge];
+	return role != TB_STA2 || tb->sta2;
+}
+
+bool testbed_has_veth(const struct testbed *tb, unsigned int i)
+{
+	return i < TB_NVETHS && (!tb->veth[i].sta2 || tb->sta2);
+}
+
+void testbed_path(enum brnf_path path, bool download, struct tb_path *p)
+{
+	unsigned int peer = path == BRNF_PATH_WLAN ? H_STA2 : H_PC;
+	unsigned int tx = download ? peer : H_STA, rx = download ? H_STA : peer;
+	/* routed: to the gateway, the bridge the sender hangs off; bridged: to the receiver */
+	const unsigned char *m = path == BRNF_PATH_WLAN ? hosts[rx].mac :
+				 bridge_mac[hosts[tx].bridge];
 
 	p->tx = hosts[tx].role;
 	p->rx = hosts[rx].role;
 	p->tx_dev = hosts[tx].ifname;
 	p->rx_dev = hosts[rx].ifname;
 	p->dst_ip = hosts[rx].ip[0];
-	snprintf(p->gw_mac, sizeof(p->gw_mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+	snprintf(p->dst_mac, sizeof(p->dst_mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
 		 m[2], m[3], m[4], m[5]);
 }
 
@@ -105,10 +127,21 @@ static int ns_common(struct nl *nl)
 	return err;
 }
 
-/* The host hanging off bridge b (hosts[] index). */
+/* The host hanging off bridge b (hosts[] index): sta or pc. */
 static unsigned int bridge_host(unsigned int b)
 {
-	return hosts[0].bridge == b ? 0 : 1;
+	return hosts[H_STA].bridge == b ? H_STA : H_PC;
+}
+
+/* The host side of a role other than ap (hosts[] index). */
+static unsigned int host_of(enum tb_role role)
+{
+	unsigned int h;
+
+	for (h = 0; h < H_N; h++)
+		if (hosts[h].role == role)
+			return h;
+	return H_STA;	/* not reached: every role but ap has a host side */
 }
 
 /*
@@ -125,6 +158,38 @@ static int neighbours_add(struct nl *nl, const char *ifname, const char *const i
 
 	for (i = 0, err = 0; i < 2 && !err; i++)
 		err = neigh_add_permanent(nl, ifname, ip[i], mac);
+	return err;
+}
+
+/*
+ * sta2's port of br-wlan, its neighbour entries on br-wlan, and static forwarding
+ * entries for both stations: the bridge learns a MAC from the frames it receives, and a
+ * one-way flow sta -> sta2 sends none from sta2, so without them the first frames (or
+ * all, once the learned entry aged out after ageing_time) would be flooded, not
+ * forwarded, a path of other cost.
+ */
+static int sta2_port_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
+{
+	const unsigned int b = hosts[H_STA2].bridge;
+	int err, fd;
+
+	fd = netns_open(tb->ns[TB_STA2]);
+	if (fd < 0)
+		return fd;
+	err = link_add_veth(nl, TB_STA2_PORT, sta2_port_mac, hosts[H_STA2].ifname,
+			    hosts[H_STA2].mac, fd);
+	close(fd);
+	if (!err)
+		err = link_set_master(nl, TB_STA2_PORT, brnf_bridge_names[b]);
+	if (!err)
+		err = link_set_up(nl, TB_STA2_PORT);
+	if (err || (flags & TB_DYNAMIC_NEIGH))
+		return err;
+	err = neighbours_add(nl, brnf_bridge_names[b], hosts[H_STA2].ip, hosts[H_STA2].mac);
+	if (!err)
+		err = fdb_add_static(nl, tb_bridge_port[b], hosts[H_STA].mac);
+	if (!err)
+		err = fdb_add_static(nl, TB_STA2_PORT, hosts[H_STA2].mac);
 	return err;
 }
 
@@ -164,6 +229,11 @@ static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 		if (err)
 			return err;
 	}
+	if (flags & TB_WITH_STA2) {
+		err = sta2_port_setup(tb, nl, flags);
+		if (err)
+			return err;
+	}
 	/*
 	 * TB_CHURN: the workers' extra ports are veths whose other end stays in ap:
 	 * without this, ap would answer sta's ARP for 198.18.1.1 through them, sta
@@ -181,6 +251,7 @@ static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 
 static int host_setup(struct nl *nl, unsigned int h, unsigned int flags)
 {
+	unsigned int peer = h == H_STA ? H_STA2 : H_STA;	/* the bridged flow's */
 	int err, i;
 
 	err = link_set_up(nl, hosts[h].ifname);
@@ -188,6 +259,9 @@ static int host_setup(struct nl *nl, unsigned int h, unsigned int flags)
 		err = addr_add(nl, hosts[h].ifname, hosts[h].addr[i]);
 	if (!err && !(flags & TB_DYNAMIC_NEIGH))
 		err = neighbours_add(nl, hosts[h].ifname, hosts[h].gw, bridge_mac[hosts[h].bridge]);
+	/* sta and sta2 reach each other on their link, through br-wlan, not the gateway */
+	if (!err && !(flags & TB_DYNAMIC_NEIGH) && (flags & TB_WITH_STA2) && h != H_PC)
+		err = neighbours_add(nl, hosts[h].ifname, hosts[peer].ip, hosts[peer].mac);
 	for (i = 0; i < 2 && !err; i++)
 		err = route_add_default(nl, hosts[h].gw[i]);
 	return err;
@@ -199,7 +273,7 @@ static int offloads_setup(struct testbed *tb, enum tb_role role)
 	int err;
 
 	for (i = 0; i < TB_NVETHS; i++) {
-		if (tb->veth[i].role != role)
+		if (tb->veth[i].role != role || !testbed_has_veth(tb, i))
 			continue;
 		err = offload_set(tb->veth[i].ifname, tb->offloads_on);
 		if (!err)
@@ -223,7 +297,7 @@ static int role_setup(struct testbed *tb, enum tb_role role, unsigned int flags)
 	if (!err && role == TB_AP)
 		err = ap_setup(tb, nl, flags);
 	else if (!err)
-		err = host_setup(nl, role == TB_STA ? 0 : 1, flags);
+		err = host_setup(nl, host_of(role), flags);
 	if (!err && (flags & TB_OFFLOADS))
 		err = offloads_setup(tb, role);
 	nl_leave(nl);
@@ -258,7 +332,10 @@ int testbed_make(struct testbed *tb, unsigned int flags, struct ledger *l)
 	int err, id;
 
 	tb->undo = l;
+	tb->sta2 = flags & TB_WITH_STA2;
 	for (r = 0; r < TB_NROLES; r++) {
+		if (!testbed_has(tb, r))
+			continue;
 		err = netns_add(tb->ns[r], ns_reserved, tb, &tb->id[r]);
 		if (err) {
 			if (tb->claim.fd >= 0)
@@ -282,6 +359,8 @@ int testbed_make(struct testbed *tb, unsigned int flags, struct ledger *l)
 		err = role_setup(tb, TB_STA, flags);
 	if (!err)
 		err = role_setup(tb, TB_PC, flags);
+	if (!err && tb->sta2)
+		err = role_setup(tb, TB_STA2, flags);
 	return err;
 }
 
@@ -291,7 +370,7 @@ static int claim_undo(void *arg)
 	return 0;
 }
 
-int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool keep,
+int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool sta2, bool keep,
 	       struct ledger *l)
 {
 	struct claim c;
@@ -308,7 +387,8 @@ int testbed_up(struct testbed *tb, bool offloads_on, bool dynamic_neigh, bool ke
 		return err;
 	tb->offloads_on = offloads_on;
 	tb->dynamic_neigh = dynamic_neigh;
-	return testbed_make(tb, TB_OFFLOADS | (dynamic_neigh ? TB_DYNAMIC_NEIGH : 0), l);
+	return testbed_make(tb, TB_OFFLOADS | (dynamic_neigh ? TB_DYNAMIC_NEIGH : 0) |
+			    (sta2 ? TB_WITH_STA2 : 0), l);
 }
 
 int testbed_renew(struct testbed *tb)
@@ -321,8 +401,8 @@ int testbed_renew(struct testbed *tb)
 			err = err ?: ledger_run_one(tb->undo, tb->undo_id[r]);
 	if (err)
 		return err;
-	return testbed_make(tb, TB_OFFLOADS | (tb->dynamic_neigh ? TB_DYNAMIC_NEIGH : 0),
-			    tb->undo);
+	return testbed_make(tb, TB_OFFLOADS | (tb->dynamic_neigh ? TB_DYNAMIC_NEIGH : 0) |
+			    (tb->sta2 ? TB_WITH_STA2 : 0), tb->undo);
 }
 
 int testbed_find_kept(char *prefix, size_t len)

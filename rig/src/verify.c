@@ -16,28 +16,51 @@ const char *const verify_mode_names[VERIFY_NMODES] = {
 	[VERIFY_PHYSDEV] = "physdev", [VERIFY_IIF] = "iif", [VERIFY_NFT_BRIDGE] = "nft-bridge",
 };
 
-/* The match of bridge b's rule, as iptables -S or nft list prints it. */
-static void rule_match(const char *const port[BRNF_NBRIDGES], enum verify_mode mode,
-		       unsigned int b, char *buf, size_t len)
+void verify_ports_init(struct verify_ports *vp, const char *const port[BRNF_NBRIDGES],
+		       const char *extra_wlan)
+{
+	unsigned int b;
+
+	memset(vp, 0, sizeof(*vp));
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
+		vp->bridge[vp->n] = b;
+		vp->port[vp->n++] = port[b];
+	}
+	if (extra_wlan) {
+		vp->bridge[vp->n] = 1;		/* br-wlan */
+		vp->port[vp->n++] = extra_wlan;
+	}
+}
+
+/* How many rules: one per port, or with iif one per bridge (the first BRNF_NBRIDGES
+ * ports are one of each bridge, in order: verify_ports_init()). */
+static unsigned int nrules(const struct verify_ports *vp, enum verify_mode mode)
+{
+	return mode == VERIFY_IIF ? BRNF_NBRIDGES : vp->n;
+}
+
+/* The match of rule i, as iptables -S or nft list prints it. */
+static void rule_match(const struct verify_ports *vp, enum verify_mode mode, unsigned int i,
+		       char *buf, size_t len)
 {
 	if (mode == VERIFY_PHYSDEV)
-		snprintf(buf, len, "-m physdev --physdev-in %s", port[b]);
+		snprintf(buf, len, "-m physdev --physdev-in %s", vp->port[i]);
 	else if (mode == VERIFY_NFT_BRIDGE)
-		snprintf(buf, len, "iifname \"%s\"", port[b]);
+		snprintf(buf, len, "iifname \"%s\"", vp->port[i]);
 	else
-		snprintf(buf, len, "-i %s", brnf_bridge_names[b]);
+		snprintf(buf, len, "-i %s", brnf_bridge_names[vp->bridge[i]]);
 }
 
 /* One nft transaction: a counting rule per bridge port at the head of the chain. */
-static int nft_install(const struct host *h, const char *const port[BRNF_NBRIDGES])
+static int nft_install(const struct host *h, const struct verify_ports *vp)
 {
 	char *argv[] = { "nft", "-f", "/proc/self/fd/0", NULL };
 	char rules[1024], match[128];
 	unsigned int b;
 	int n = 0;
 
-	for (b = 0; b < BRNF_NBRIDGES; b++) {
-		rule_match(port, VERIFY_NFT_BRIDGE, b, match, sizeof(match));
+	for (b = 0; b < vp->n; b++) {
+		rule_match(vp, VERIFY_NFT_BRIDGE, b, match, sizeof(match));
 		n += snprintf(rules + n, sizeof(rules) - n, "insert rule " VERIFY_BRIDGE_CHAIN
 			      " %s counter comment \"" VERIFY_CHAIN "\"\n", match);
 	}
@@ -45,8 +68,7 @@ static int nft_install(const struct host *h, const char *const port[BRNF_NBRIDGE
 			" of the row's ruleset)", "nftables", argv, rules, strlen(rules), NULL);
 }
 
-int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
-		   enum verify_mode mode)
+int verify_install(const struct host *h, const struct verify_ports *vp, enum verify_mode mode)
 {
 	char rules[1024], match[128];
 	char *argv[] = { "iptables-restore", NULL };	/* its -w eats an argument */
@@ -54,13 +76,13 @@ int verify_install(const struct host *h, const char *const port[BRNF_NBRIDGES],
 	int n;
 
 	if (mode == VERIFY_NFT_BRIDGE)
-		return nft_install(h, port);
+		return nft_install(h, vp);
 
 	n = snprintf(rules, sizeof(rules),
 		     "*mangle\n:PREROUTING ACCEPT [0:0]\n:" VERIFY_CHAIN " - [0:0]\n"
 		     "-A PREROUTING -j " VERIFY_CHAIN "\n");
-	for (b = 0; b < BRNF_NBRIDGES; b++) {
-		rule_match(port, mode, b, match, sizeof(match));
+	for (b = 0; b < nrules(vp, mode); b++) {
+		rule_match(vp, mode, b, match, sizeof(match));
 		n += snprintf(rules + n, sizeof(rules) - n, "-A " VERIFY_CHAIN " %s\n", match);
 	}
 	snprintf(rules + n, sizeof(rules) - n, "COMMIT\n");
@@ -79,15 +101,18 @@ int verify_zero(const struct host *h)
 
 /* "-A brnf_count -m physdev --physdev-in wlan0 -c 12 3456", or
  * "iifname "wlan0" counter packets 12 bytes 3456 comment "brnf_count"" */
-static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
+static int parse_counts(const char *out, const struct verify_ports *vp,
 			enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
 {
 	char match[128], pat[160];
 	const char *line, *c;
 	unsigned int b;
+	uint64_t v;
 
-	for (b = 0; b < BRNF_NBRIDGES; b++) {
-		rule_match(port, mode, b, match, sizeof(match));
+	for (b = 0; b < BRNF_NBRIDGES; b++)
+		pkts[b] = 0;
+	for (b = 0; b < nrules(vp, mode); b++) {
+		rule_match(vp, mode, b, match, sizeof(match));
 		if (mode == VERIFY_NFT_BRIDGE)
 			snprintf(pat, sizeof(pat), "%s counter packets ", match);
 		else
@@ -98,16 +123,17 @@ static int parse_counts(const char *out, const char *const port[BRNF_NBRIDGES],
 			return -ENOENT;
 		}
 		c = line + strlen(pat);
-		if (sscanf(c, "%" SCNu64, &pkts[b]) != 1) {
+		if (sscanf(c, "%" SCNu64, &v) != 1) {
 			pr_err("cannot read the counter of \"%s\"", match);
 			return -EINVAL;
 		}
+		pkts[vp->bridge[b]] += v;
 	}
 	return 0;
 }
 
-int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
-		enum verify_mode mode, uint64_t pkts[BRNF_NBRIDGES])
+int verify_read(const struct host *h, const struct verify_ports *vp, enum verify_mode mode,
+		uint64_t pkts[BRNF_NBRIDGES])
 {
 	char *ipt[] = { "iptables", "-w", "-t", "mangle", "-S", VERIFY_CHAIN, "-v", NULL };
 	char *nft[] = { "nft", "list", "chain", "bridge", "filter", "stateful", NULL };
@@ -118,7 +144,7 @@ int verify_read(const struct host *h, const char *const port[BRNF_NBRIDGES],
 	err = host_cmd(h, "read counting rules", n ? "nftables" : "iptables", n ? nft : ipt,
 		       NULL, 0, &out);
 	if (!err)
-		err = parse_counts(out ? out : "", port, mode, pkts);
+		err = parse_counts(out ? out : "", vp, mode, pkts);
 	free(out);
 	return err;
 }
