@@ -30,7 +30,7 @@
  *   addrbits=32|64  guest virtual address width (default: 32 for mips, mipsel, arm,
  *                 i386 guests, else 64); nm's sign-extended addresses are cut to it
  *
- * Output (parsed by rig/src/profile.c):
+ * Output (parsed by rig/src/data/profile.c):
  *   brnf-insn-profile 1
  *   symbols NSYMS PATH
  *   markers START END          ("-" "-" without markers; ARM:START with arm=)

@@ -8,7 +8,7 @@ QEMU_PLUGIN_H := $(QEMU_SRC)/src/include/qemu/qemu-plugin.h
 # the source version of the QEMU that boots the guests (a binNMU's +bN is not in it)
 QEMU_SRC_VERSION = $(shell dpkg-query -W -f='$${source:Version}' qemu-system-common 2>/dev/null)
 PROFILE_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
-	-I$(QEMU_SRC)/src/include/qemu -I$(RIG_DIR)/src
+	-I$(QEMU_SRC)/src/include/qemu -I$(RIG_DATA_DIR)
 PROFILE_MATRIX = $(if $(MATRIX),$(AB_MATRIX),$(RIG_DIR)/matrices/profile.matrix)
 
 .PHONY: profile profile-plugin qemu-plugin-h
@@ -28,12 +28,12 @@ qemu-plugin-h:
 profile-plugin: qemu-plugin-h
 	@$(MAKE) -s --no-print-directory $(PROFILE_PLUGIN)
 
-$(PROFILE_PLUGIN): $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c $(RIG_DIR)/src/symtab.h \
-		$(RIG_DIR)/src/file.c $(RIG_DIR)/src/errbuf.c \
+$(PROFILE_PLUGIN): $(PROFILE_DIR)/insn-profile.c $(RIG_DATA_DIR)/symtab.c $(RIG_DATA_DIR)/symtab.h \
+		$(RIG_DATA_DIR)/file.c $(RIG_DATA_DIR)/errbuf.c \
 		$(QEMU_PLUGIN_H)
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(PROFILE_CFLAGS) -o $@ $(PROFILE_DIR)/insn-profile.c $(RIG_DIR)/src/symtab.c \
-		$(RIG_DIR)/src/file.c $(RIG_DIR)/src/errbuf.c -lpthread
+	$(RIG_CC) $(PROFILE_CFLAGS) -o $@ $(PROFILE_DIR)/insn-profile.c $(RIG_DATA_DIR)/symtab.c \
+		$(RIG_DATA_DIR)/file.c $(RIG_DATA_DIR)/errbuf.c -lpthread
 
 ## profile [MATRIX=idle] [AB_OPTS="--boots 2"] [SERIES=6.12] [ARCH=arm64]
 ##   the matrix rig/matrices/profile.matrix (or MATRIX's), pps64 only, every guest with

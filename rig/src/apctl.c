@@ -12,6 +12,7 @@
 
 #include "ap_ops.h"
 #include "apctl.h"
+#include "heredoc.h"
 #include "ledger.h"
 #include "lock.h"
 #include "proc.h"
@@ -139,32 +140,10 @@ static int mangle_save(const struct ap *ap, char **out)
 	return ap_cmd(ap, "iptables-save -t mangle", argv, NULL, 0, out);
 }
 
-/* A here-document delimiter that is no line of text: BRNF_EOF, else BRNF_EOF_2 ... */
-static void heredoc_delim(char *buf, size_t len, const char *text)
-{
-	unsigned int n = 1;
-	const char *p;
-	size_t dl;
-	bool taken;
-
-	do {
-		if (n == 1)
-			snprintf(buf, len, "BRNF_EOF");
-		else
-			snprintf(buf, len, "BRNF_EOF_%u", n);
-		n++;
-		dl = strlen(buf);
-		taken = false;
-		for (p = text; p && *p && !taken; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-			taken = !strncmp(p, buf, dl) && (p[dl] == '\n' || !p[dl]);
-	} while (taken);
-}
-
 /* The saved state as a script that puts it back, run on the AP by hand. */
 static int restore_script_write(struct ap *ap)
 {
-	char *buf = NULL, date[32], delim[32];
-	const char *nft;
+	char *buf = NULL, date[32];
 	size_t len = 0;
 	unsigned int b, f;
 	time_t t = time(NULL);
@@ -187,16 +166,10 @@ static int restore_script_write(struct ap *ap)
 			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
 				ap->orig.bridge[b][f], brnf_bridge_names[b], brnf_family_names[f]);
 	fprintf(m, "%s", VERIFY_UNCHAIN_SH);
-	if (ap->orig_mangle && *ap->orig_mangle) {
-		heredoc_delim(delim, sizeof(delim), ap->orig_mangle);
-		fprintf(m, "iptables-restore <<'%s'\n%s%s%s\n", delim, ap->orig_mangle,
-			ap->orig_mangle[strlen(ap->orig_mangle) - 1] == '\n' ? "" : "\n", delim);
-	}
+	if (ap->orig_mangle && *ap->orig_mangle)
+		heredoc_write(m, "iptables-restore", NULL, ap->orig_mangle);
 	/* one transaction: the flush and the saved ruleset, or nothing */
-	nft = ap->orig_nft ? ap->orig_nft : "";
-	heredoc_delim(delim, sizeof(delim), nft);
-	fprintf(m, "nft -f /proc/self/fd/0 <<'%s'\nflush ruleset\n%s%s%s\n", delim, nft,
-		*nft && nft[strlen(nft) - 1] != '\n' ? "\n" : "", delim);
+	heredoc_write(m, "nft -f /proc/self/fd/0", "flush ruleset", ap->orig_nft);
 	if (fclose(m)) {
 		free(buf);
 		return -EIO;

@@ -53,7 +53,7 @@ static int tb_up(int argc, char **argv)
 	if (err)
 		return EXIT_ERR;
 	lock_reap_stale(false);
-	err = testbed_up(&tb, on, false, true, &undo);
+	err = testbed_up(&tb, on, false, false, true, &undo);
 	if (err)
 		ledger_unwind(&undo);
 	else
@@ -62,7 +62,8 @@ static int tb_up(int argc, char **argv)
 	if (err)
 		return EXIT_ERR;
 	for (r = 0; r < TB_NROLES; r++)
-		printf("%s %s\n", tb_role_names[r], tb.ns[r]);
+		if (testbed_has(&tb, r))
+			printf("%s %s\n", tb_role_names[r], tb.ns[r]);
 	return EXIT_OK;
 }
 

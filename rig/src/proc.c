@@ -24,9 +24,7 @@
 #include "proc.h"
 #include "util.h"
 
-#define MAX_CHILDREN 256
-
-static pid_t children[MAX_CHILDREN];
+static pid_t children[PROC_MAX_CHILDREN];
 
 /* A stop asked for while the stop signals are blocked (an unwind, a restore that must
  * finish, ledger.h) does not interrupt a wait. */
@@ -45,7 +43,7 @@ static int child_add(pid_t pid)
 {
 	unsigned int i;
 
-	for (i = 0; i < MAX_CHILDREN; i++)
+	for (i = 0; i < PROC_MAX_CHILDREN; i++)
 		if (!children[i]) {
 			children[i] = pid;
 			return 0;
@@ -57,7 +55,7 @@ static void child_del(pid_t pid)
 {
 	unsigned int i;
 
-	for (i = 0; i < MAX_CHILDREN; i++)
+	for (i = 0; i < PROC_MAX_CHILDREN; i++)
 		if (children[i] == pid)
 			children[i] = 0;
 }
@@ -111,7 +109,7 @@ pid_t proc_spawn_io(const char *ns, char *const argv[], int in_fd, int out_fd, i
 		/* not silently: one brnf could not end on a signal is not started */
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		pr_err("%s: more than %d child processes at once", argv[0], MAX_CHILDREN);
+		pr_err("%s: more than %d child processes at once", argv[0], PROC_MAX_CHILDREN);
 		return -EMFILE;
 	}
 	return pid;
@@ -135,10 +133,32 @@ static bool is_child(pid_t pid)
 {
 	unsigned int i;
 
-	for (i = 0; i < MAX_CHILDREN; i++)
+	for (i = 0; i < PROC_MAX_CHILDREN; i++)
 		if (children[i] == pid)
 			return true;
 	return false;
+}
+
+int proc_stat(pid_t pid, char *state, pid_t *ppid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd, pp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* after the command name, which may hold anything */
+	if (!p || sscanf(p + 1, " %c %d", state, &pp) != 2)
+		return -EIO;
+	*ppid = pp;
+	return 0;
 }
 
 /*
@@ -151,11 +171,8 @@ static bool is_child(pid_t pid)
 static void reap_orphans(void)
 {
 	static double last;
-	char path[64], buf[512], *p;
 	struct dirent *de;
-	int ppid, fd;
-	ssize_t n;
-	pid_t pid;
+	pid_t pid, ppid;
 	char st;
 	DIR *d;
 
@@ -167,17 +184,7 @@ static void reap_orphans(void)
 		pid = atoi(de->d_name);
 		if (pid <= 1 || is_child(pid))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		p = strrchr(buf, ')');	/* after the command name, which may hold anything */
-		if (p && sscanf(p + 1, " %c %d", &st, &ppid) == 2 && st == 'Z' && ppid == 1)
+		if (!proc_stat(pid, &st, &ppid) && st == 'Z' && ppid == 1)
 			waitpid(pid, NULL, WNOHANG);
 	}
 	if (d)
@@ -353,12 +360,12 @@ void proc_kill_all(void)
 	double end;
 	int st;
 
-	for (i = 0; i < MAX_CHILDREN; i++)
+	for (i = 0; i < PROC_MAX_CHILDREN; i++)
 		if (children[i])
 			kill(children[i], SIGTERM);
 	end = now_sec() + 2;
 	do {
-		for (i = 0, n = 0; i < MAX_CHILDREN; i++) {
+		for (i = 0, n = 0; i < PROC_MAX_CHILDREN; i++) {
 			if (!children[i])
 				continue;
 			if (waitpid(children[i], &st, WNOHANG) != 0)
@@ -369,7 +376,7 @@ void proc_kill_all(void)
 		if (n)
 			nanosleep(&tick, NULL);
 	} while (n && now_sec() < end);
-	for (i = 0; i < MAX_CHILDREN; i++) {
+	for (i = 0; i < PROC_MAX_CHILDREN; i++) {
 		if (!children[i])
 			continue;
 		kill(children[i], SIGKILL);

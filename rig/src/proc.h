@@ -7,11 +7,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Children brnf knows at once (to end them on a signal); one more is not started. */
+#define PROC_MAX_CHILDREN 256
+
 /*
  * fork; the child, in a process group of its own with no signal blocked, dies with
  * us (PR_SET_PDEATHSIG), enters namespace ns (NULL:
  * stay), gets stdout/stderr from out_fd/err_fd (-1: /dev/null) and execs argv.
- * The pid is remembered until proc_wait() reaps it. Returns pid or -errno.
+ * The pid is remembered until proc_wait() reaps it. Returns pid or -errno: -EMFILE,
+ * with one line, when PROC_MAX_CHILDREN are known already (that child is ended).
  */
 pid_t proc_spawn(const char *ns, char *const argv[], int out_fd, int err_fd);
 /* Same with stdin from in_fd (-1: /dev/null). */
@@ -40,6 +44,8 @@ int proc_run_in(const char *ns, char *const argv[], const char *in, size_t inlen
 		char **out, char **err, double timeout);
 /* SIGTERM, then SIGKILL, every child still known; reap them. */
 void proc_kill_all(void);
+/* State ('R', 'S', 'Z' ...) and parent of pid, from /proc/<pid>/stat: 0 or -errno. */
+int proc_stat(pid_t pid, char *state, pid_t *ppid);
 /* First line of s that starts with "Error" (or the first line) into buf. */
 void proc_first_error(const char *s, char *buf, size_t len);
 

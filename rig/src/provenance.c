@@ -175,15 +175,23 @@ static struct json_object *testbed_json(const struct provenance *p)
 		return o;
 	ns = json_object_new_object();
 	for (r = 0; r < TB_NROLES; r++)
-		json_object_object_add(ns, tb_role_names[r], json_object_new_string(tb->ns[r]));
+		if (testbed_has(tb, r))
+			json_object_object_add(ns, tb_role_names[r],
+					       json_object_new_string(tb->ns[r]));
 	json_object_object_add(o, "namespaces", ns);
-	json_object_object_add(o, "topology", json_object_new_string(
+	json_object_object_add(o, "topology", json_object_new_string(tb->sta2 ?
+		"sta wlan0 -veth- wlan0@br-wlan [ap routes] br-lan@eth0 -veth- eth0 pc; "
+		"sta2 wlan1 -veth- wlan1@br-wlan; "
+		"198.18.1.0/24 2001:2:0:1::/64 wlan side, 198.18.2.0/24 2001:2:0:2::/64 lan side; "
+		"path=wlan: sta <-> sta2 bridged on br-wlan, static fdb entries for both" :
 		"sta wlan0 -veth- wlan0@br-wlan [ap routes] br-lan@eth0 -veth- eth0 pc; "
 		"198.18.1.0/24 2001:2:0:1::/64 wlan side, 198.18.2.0/24 2001:2:0:2::/64 lan side"));
 	json_object_object_add(o, "offloads_requested",
 			       json_object_new_string(tb->offloads_on ? "on" : "off"));
 	off = json_object_new_object();
 	for (i = 0; i < TB_NVETHS; i++) {
+		if (!testbed_has_veth(tb, i))
+			continue;
 		one = json_object_new_object();
 		for (k = 0; k < OFFLOAD_N; k++)
 			json_object_object_add(one, offload_names[k],

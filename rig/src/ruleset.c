@@ -52,13 +52,12 @@ int ruleset_files(const char *name, const char *files[BRNF_MAX_RULESETS])
 /* What a file needs that a kernel may lack, for the message when it does not load. */
 static const char *needs(const char *file)
 {
-	const struct brnf_ruleset *rs;
+	struct brnf_ruleset rs;
 
-	for (rs = brnf_rulesets; rs->name && strcmp(rs->name, file); rs++)
-		;
-	if (rs->name && rs->flowtable)
+	ruleset_info(file, &rs);
+	if (rs.flowtable)
 		return "flowtables need CONFIG_NF_FLOW_TABLE and CONFIG_NF_FLOW_TABLE_INET";
-	if (rs->name && (rs->bridge[0] || rs->bridge[1]))
+	if (rs.bridge[0] || rs.bridge[1])
 		return "ct in the bridge family needs CONFIG_NF_CONNTRACK_BRIDGE, meta ibrname "
 		       "CONFIG_NFT_BRIDGE_META";
 	return "a missing feature?";

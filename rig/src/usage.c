@@ -33,7 +33,7 @@ static const struct section sections[] = {
 /* The matrix file's section names the rulesets there are (matrix.c's table). */
 static void sections_init(void)
 {
-	const struct brnf_ruleset *rs;
+	const struct brnf_ruleset_file *rs;
 	size_t len;
 
 	len = (size_t)snprintf(matrix_text, sizeof(matrix_text), "%s",

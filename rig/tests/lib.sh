@@ -81,6 +81,8 @@ root_state() {
 
 TMPD=$(mktemp -d /tmp/brnf-test.XXXXXX)
 cleanup_tmp() { rm -rf "$TMPD"; }
+# wait_rc PID: wait for a background run; its exit status in $rc, set -e or not
+wait_rc() { set +e; wait "$1"; rc=$?; set -e; }
 
 # A results directory's run directories (part running, or $2): the measured runs, and
 # the verification passes' records (one per row).
