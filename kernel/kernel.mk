@@ -5,8 +5,8 @@
 # ARCH=arm64 or ARCH=mipsel on every target: that architecture's kernels and guests
 # (scripts/arch.mk).
 
-KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand nftbridge debug \
-	vanilla-m legacy-m bypass-m ondemand-m debug-m
+KERNEL_ALL_VARIANTS := nobrnf vanilla legacy bypass ondemand perbridge nftbridge debug \
+	vanilla-m legacy-m bypass-m ondemand-m perbridge-m debug-m
 
 # SERIES/VARIANT(S) only count when given on the command line or in the environment,
 # so that another fragment's defaults cannot change what `make kernels` builds.
