@@ -21,7 +21,7 @@ rootfs:
 	PKG_CONFIG_SYSROOT_DIR=$$r \
 	PKG_CONFIG_LIBDIR=$$r/usr/lib/$${k_cross%-}/pkgconfig:$$r/usr/share/pkgconfig \
 		$(MAKE) -s --no-print-directory rig storm-bin BUILD=$(BUILD)/$$arch RIG_MAN= \
-		RIG_CC="$${k_cross}gcc --sysroot=$$r"; \
+		RIG_CC="$${k_cross}gcc --sysroot=$$r" RIG_AR="$${k_cross}ar"; \
 	for b in brnf brnf-storm; do \
 		cmp -s $(BUILD)/$$arch/bin/$$b $$r/usr/local/bin/$$b || \
 			install -D -m 755 $(BUILD)/$$arch/bin/$$b $$r/usr/local/bin/$$b; \

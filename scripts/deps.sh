@@ -1,8 +1,8 @@
 #!/bin/sh
 # Install the Debian packages a part of brnf needs, only those that are missing.
 # usage: deps.sh [PART...]   PART: rig, kernel, x86_64, arm64, mipsel or all (default: all)
-#   all: rig, kernel, arm64 and mipsel, what `make test` needs (its arch suite boots the
-#   arm64 and mipsel guests)
+#   all: rig, kernel, arm64 and mipsel (`make test` needs rig and kernel, `make
+#   test-arch` arm64 and mipsel too)
 #   arm64, mipsel: Debian's cross gcc and QEMU for that architecture, and mmdebstrap for
 #   its userspace (scripts/arch.sh); x86_64 needs nothing beyond kernel
 set -eu

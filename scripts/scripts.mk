@@ -5,7 +5,10 @@ AB_SERIES = $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6
 # MATRIX=NAME is rig/matrices/NAME.matrix, anything else with a / or .matrix a path
 AB_MATRIX = $(if $(MATRIX),$(if $(or $(findstring /,$(MATRIX)),$(filter %.matrix,$(MATRIX))),$(MATRIX),$(TOP)/rig/matrices/$(MATRIX).matrix),$(TOP)/rig/matrices/ab.matrix)
 AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
-TEST_VARIANTS := vanilla legacy bypass ondemand ondemand-m
+# in this order: each new O= dir starts from a copy of vanilla's (ondemand's for
+# perbridge and ondemand-m). bypass, whose patch changes struct net (included by half
+# the kernel), is only compiled (net/bridge/) by kernel-test, after these.
+TEST_VARIANTS := vanilla legacy ondemand ondemand-m perbridge
 LOAD_VARIANT ?= vanilla
 
 .PHONY: checkpatch test test-arch test-kernels matrix matrix-netns icount-load publish apply openwrt upstream
@@ -18,12 +21,16 @@ apply:
 	@sh $(TOP)/scripts/apply-series $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES)) \
 		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(KERNEL)
 
-## openwrt OPENWRT=path [VARIANT=ondemand] [SERIES=6.12]
-##   the series as pending patches of an OpenWrt tree (scripts/openwrt-export)
+## openwrt OPENWRT=path SIGNOFF="Name <address>" [TARGET=x86] [KERNEL=tarball or tree]
+##   the series for the kernel the OpenWrt tree's target builds, signed off, as its
+##   generic pending patches, written only when it applies there after OpenWrt's own
+##   generic patches (scripts/openwrt-export). SERIES= another kernel the tree has
+##   generic patches for, VARIANT=bypass, OPENWRT_OPTS=--dry-run to check only
 openwrt:
 	@test -n "$(OPENWRT)" || { echo "make openwrt: OPENWRT=<openwrt tree> is required" >&2; exit 2; }
-	@sh $(TOP)/scripts/openwrt-export --series $(AB_SERIES) \
-		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(OPENWRT)
+	@sh $(TOP)/scripts/openwrt-export $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES)) \
+		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(if $(SIGNOFF),--signoff '$(SIGNOFF)') \
+		$(if $(TARGET),--target $(TARGET)) $(if $(KERNEL),--kernel $(KERNEL)) $(OPENWRT_OPTS) $(OPENWRT)
 
 ## upstream SIGNOFF="Name <address>" [SERIES=7.2]
 ##   the ondemand series for nf-next in build/upstream/SERIES, signed by the submitter
@@ -62,28 +69,26 @@ matrix-netns:
 
 ## publish DIR=results/...
 ##   re-render a results directory's tables and plots from its raw data alone
-##   (brnf render, scripts/plot); installs and builds what it needs first
+##   (scripts/publish: brnf render, scripts/plot, brnf profile); DIR=results/summary:
+##   every run it names, then the headline figure and short table (scripts/headline).
+##   Installs and builds what it needs first
 publish:
 	@test -n "$(DIR)" || { echo "make publish: DIR=results/... is required" >&2; exit 2; }
 	@sh $(TOP)/scripts/deps.sh rig
 	@$(MAKE) -s rig
-	@$(BUILD)/bin/brnf render $(DIR); rc=$$?; \
-	 [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc; \
-	 sh $(TOP)/scripts/plot $(DIR) || exit $$?; \
-	 if ls $(DIR)/raw/*/insn-profile.txt >/dev/null 2>&1; then \
-		$(BUILD)/bin/brnf profile $(DIR) >/dev/null || exit $$?; fi
+	@BRNF=$(BUILD)/bin/brnf sh $(TOP)/scripts/publish $(DIR)
 
 ## test
 ##   install what is missing, build and run every test suite (scripts/test-all);
 ##   ends with "N passed, N failed"
 test:
-	@sh $(TOP)/scripts/deps.sh all
+	@sh $(TOP)/scripts/deps.sh rig kernel
 	@$(MAKE) -s rig
 	@sh $(TOP)/scripts/test-all
 
 ### test-arch
-###   the arm64 and mipsel smoke tests alone (the last suite of make test: two
-###   cross-built kernels and Debian userspaces)
+###   the arm64 and mipsel smoke tests (not in make test: two cross-built kernels and
+###   Debian userspaces, built first when missing)
 test-arch:
 	@sh $(TOP)/scripts/deps.sh rig kernel arm64 mipsel
 	@$(MAKE) -s rig
@@ -95,9 +100,12 @@ checkpatch:
 	@sh $(TOP)/scripts/checkpatch-series
 
 ### test-kernels
-###   the 6.12 kernels the tests boot (ondemand-m for kernel-test-m)
+###   the 6.12 kernels the tests boot (ondemand-m for kernel-test-m), and bypass's
+###   net/bridge/ that kernel-test compiles (here, before make test's arch builds take
+###   the 6.12 tree's lock)
 test-kernels:
 	@$(MAKE) -s kernels SERIES=6.12 VARIANTS="$(TEST_VARIANTS)"
+	@BUILD="$(BUILD)" sh $(TOP)/scripts/kernel-build --target net/bridge/ 6.12 bypass
 
 ### icount-load [LOAD_VARIANT=ondemand] [LOAD_OPTS="--boots 5"]
 ###   benchmark: the same small icount matrix on an idle and on a loaded host

@@ -6,9 +6,10 @@ STORM_DIR := $(TOP)/rig/storm
 STORM_OBJDIR := $(BUILD)/storm/obj
 STORM_SRCS := $(wildcard $(STORM_DIR)/*.c)
 STORM_OBJS := $(patsubst $(STORM_DIR)/%.c,$(STORM_OBJDIR)/%.o,$(STORM_SRCS))
-# the controller's test bed, netlink, namespace, flag, sysctl and child-process code
-STORM_RIG_OBJS := $(addprefix $(RIG_OBJDIR)/,testbed.o lock.o offload.o nl.o netns.o link.o \
-	brflags.o sysctl.o util.o file.o matrix.o errbuf.o proc.o ledger.o)
+# the controller's test bed, netlink, namespace, flag, sysctl and child-process code,
+# and its data-side library (the matrix's bridge names, files, error lines)
+STORM_RIG_OBJS := $(addprefix $(RIG_OBJDIR)/,testbed.o lock.o offload.o nl.o nl_msg.o netns.o \
+	link.o link_msg.o brflags.o sysctl.o util.o proc.o ledger.o) $(RIG_DATA_LIB)
 STORM_SERIES ?= 6.12
 STORM_SHORT_VARIANT ?= ondemand
 STORM_OPTS ?=
@@ -25,7 +26,7 @@ $(BUILD)/bin/brnf-storm: $(STORM_OBJS) $(STORM_RIG_OBJS)
 
 $(STORM_OBJDIR)/%.o: $(STORM_DIR)/%.c
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_CFLAGS) -I$(RIG_DIR)/src -c -o $@ $<
+	$(RIG_CC) $(RIG_CFLAGS) -I$(RIG_DIR)/src -I$(RIG_DATA_DIR) -c -o $@ $<
 
 -include $(STORM_OBJS:.o=.d)
 
@@ -64,14 +65,17 @@ storm-test: storm-bin
 	@sh $(TOP)/scripts/storm/tests/run.sh
 
 # libFuzzer over the storm's readers of kernel and tool output (kmsg records,
-# nft list hooks, ping's summary, rtnetlink link dumps), STORM_FUZZ_SECONDS each run.
+# nft list hooks, ping's summary, rtnetlink link dumps read as brnf-storm reads them,
+# through the controller's nl_msg.c and link_msg.c), STORM_FUZZ_SECONDS each run.
 STORM_FUZZ_SECONDS ?= 30
-$(BUILD)/fuzz/fuzz_storm_parse: $(STORM_DIR)/fuzz/fuzz_storm_parse.c $(STORM_DIR)/parse.c \
-		$(STORM_DIR)/parse.h
+STORM_FUZZ_SRCS := $(STORM_DIR)/parse.c $(RIG_DIR)/src/nl_msg.c $(RIG_DIR)/src/link_msg.c
+$(BUILD)/fuzz/fuzz_storm_parse: $(STORM_DIR)/fuzz/fuzz_storm_parse.c $(STORM_FUZZ_SRCS) \
+		$(STORM_DIR)/parse.h $(RIG_DIR)/src/nl.h $(RIG_DIR)/src/link_msg.h
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I$(STORM_DIR) -I$(RIG_DIR)/src \
+	clang $(RIG_TEST_CFLAGS) -I$(STORM_DIR) -I$(RIG_DIR)/src \
+		-I$(RIG_DATA_DIR) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $< $(STORM_DIR)/parse.c -lmnl
+		-o $@ $< $(STORM_FUZZ_SRCS) $(call rig_pkg,--libs libmnl,-lmnl)
 
 .PHONY: storm-fuzz
 ### storm-fuzz [STORM_FUZZ_SECONDS=30]
@@ -79,7 +83,7 @@ $(BUILD)/fuzz/fuzz_storm_parse: $(STORM_DIR)/fuzz/fuzz_storm_parse.c $(STORM_DIR
 storm-fuzz: $(BUILD)/fuzz/fuzz_storm_parse
 	@rm -rf $(BUILD)/fuzz/work/storm_parse; mkdir -p $(BUILD)/fuzz/work/storm_parse
 	@echo "fuzz storm_parse for $(STORM_FUZZ_SECONDS) s"
-	@$< -max_total_time=$(STORM_FUZZ_SECONDS) -print_final_stats=1 \
+	@$< -max_total_time=$(STORM_FUZZ_SECONDS) -print_final_stats=1 -close_fd_mask=2 \
 		-artifact_prefix=$(BUILD)/fuzz/storm_parse- $(BUILD)/fuzz/work/storm_parse \
 		$(STORM_DIR)/fuzz/corpus 2>$(BUILD)/fuzz/storm_parse.log || \
 		{ tail -40 $(BUILD)/fuzz/storm_parse.log; echo "fuzz storm_parse: FAILED"; \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # arch-smoke: the smoke test of the foreign-architecture guests (suite arch of
-# scripts/test-all, the last of make test; make test-arch runs it alone).
+# scripts/test-all, run by make test-arch; make test leaves it out).
 # For each ARCH (default: arm64 mipsel): build its userspace and controller (make rootfs)
 # and its 6.12 ondemand kernel, boot that under icount and check inside
 # (scripts/tests/arch-guest.sh) that the userspace is the guest's own and that a bridge's

@@ -36,7 +36,7 @@ check "ab-matrix: no part of the failed guests looks complete" \
 check "ab-matrix: the failures are listed in the results" test -s "$TMPD/ab/failures.txt"
 check "ab-matrix: the matrix is rendered from what was kept" test -s "$TMPD/ab/matrix.md"
 
-# a guest that stalls once (every process stopped 15 s after boot, --stall 60) and the
+# a guest that stalls once (every process stopped 15 s after boot, --stall 30) and the
 # boot that replaces it; --watch 0, as the stopped watcher would not answer (t_qemu.sh
 # checks its dump)
 printf 'kernel=legacy global=0\n' >"$TMPD/m1"
@@ -44,11 +44,11 @@ rc=0
 FAULT_HANG_KERNEL=$(kernel_of legacy) FAULT_HANG_ONCE=$TMPD/hang-once \
 QEMU="$TOP/scripts/storm/tests/qemu-fault" \
 	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m1" --clock realtime --boots 1 --reps 1 --flows 1 \
-	--workloads tcp --target-workloads none --time 5 --omit 0 --timeout 600 --stall 60 --watch 0 \
+	--workloads tcp --target-workloads none --time 5 --omit 0 --timeout 600 --stall 30 --watch 0 \
 	--retries 1 --out "$TMPD/ab1" >"$TMPD/ab1.out" 2>&1 || rc=$?
 check "ab-matrix with a guest that stalls once: exit status 0 (got $rc)" test "$rc" -eq 0
 check "ab-matrix: the stall is reported as such, before the time limit" \
-	grep -q 'legacy boot 1: stalled (console silent for 60 s' "$TMPD/ab1.out"
+	grep -q 'legacy boot 1: stalled (console silent for 30 s' "$TMPD/ab1.out"
 check "ab-matrix: boot 2 replaces it" grep -q 'boot 2 of legacy runs in its place' "$TMPD/ab1.out"
 check "ab-matrix: failures.txt says so" grep -q 'legacy boot 1: stalled .*replaced by boot 2' "$TMPD/ab1/failures.txt"
 check "ab-matrix: the stalled guest's state is kept (the PC sampled, named by the vmlinux's symbols)" \

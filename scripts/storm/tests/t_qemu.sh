@@ -47,12 +47,12 @@ mkdir -p "$TMPD/stall"
 if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
 	s0=$(date +%s)
 	rc=0
-	sh "$QR" --kernel "$K" --timeout 300 --stall 60 --watch 2 --quiet --out "$TMPD/stall" -- \
+	sh "$QR" --kernel "$K" --timeout 300 --stall 30 --watch 2 --quiet --out "$TMPD/stall" -- \
 		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; sleep 3600' \
 		>"$TMPD/stall.out" 2>&1 || rc=$?
 	check "stall: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
-	echo "# stall: killed after $(( $(date +%s) - s0 ))s (--stall 60, --timeout 300)"
-	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 60 s' "$TMPD/stall.out"
+	echo "# stall: killed after $(( $(date +%s) - s0 ))s (--stall 30, --timeout 300)"
+	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 30 s' "$TMPD/stall.out"
 	check "stall: stall.txt has the VM's status and five PC samples" sh -c \
 		"grep -q '^VM status: running' '$TMPD/stall/stall.txt' && grep -q '^pc sample 5: [0-9a-f]' '$TMPD/stall/stall.txt'"
 	check "stall: stall.txt has 100 PC samples by kernel symbol, the idle loop's on top" sh -c \
