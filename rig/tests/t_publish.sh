@@ -26,6 +26,11 @@ for p in "pps64 download" "pps64 upload" "tcp-bytes download" "tcp-bytes upload"
 done
 check "rows are labelled with kernel and flags" grep -q '>vanilla · global 0 · br-lan<' "$D/matrix.svg"
 check "the baseline row says so" grep -q '>nobrnf · global 0 · no iface (baseline)<' "$D/matrix.svg"
+check "the title names series, CPU, clock and run, once" sh -c "test \$(grep -c \
+	'>6.12 · x86_64 -cpu max · clock icount (QEMU -icount shift=0,sleep=off, one vCPU) · r2<' \
+	'$D/matrix.svg') -eq 1"
+check "vanilla in its own colour (scripts/plot-lib.sh)" grep -q 'rgb(213,  94,   0)' "$D/matrix.svg"
+check "nobrnf in its own colour" grep -q 'rgb(  0,   0,   0)' "$D/matrix.svg"
 cp "$D/matrix.png" "$TMPD/p1"
 cp "$D/matrix.svg" "$TMPD/s1"
 sh "$S/plot" "$D"
@@ -52,22 +57,108 @@ check "clock-compare --workload pps64" sh -c "sh '$S/clock-compare' --workload p
 check "clock-compare: rho 1 against itself" \
 	grep -q 'over 3 rows: download 1.00, upload 1.00' "$TMPD/cc"
 
-# matrix-compare: the same changes against itself; a moved interval is found; run.txt
-check "matrix-compare: a matrix against itself, exit status 0" sh -c \
-	"sh '$S/matrix-compare' '$D' '$TMPD/r2b' >'$TMPD/mc'"
+# matrix-compare: against itself every change is brnf render's and every Δ 0; Δ's Welch
+# interval on a pair computed by hand; a moved baseline; the exit status follows Δ
+mc() { sh "$S/matrix-compare" "$@" >"$TMPD/mc" 2>&1 && rc=0 || rc=$?; }
+# cell KEY DIRECTION JQ: D's matrix.json with that pps64 cell updated by JQ
+cell() {
+	jq --arg k "$1" --arg d "$2" "(.rows[] | select(.key == \$k) | .cells[] |
+		select(.workload == \"pps64\" and .direction == \$d)) |= ($3)" "$D/matrix.json"
+}
+NB="kernel=nobrnf global=0 local=- ruleset=none"
+VL="kernel=vanilla global=0 local=br-lan ruleset=none"
+mc "$D" "$TMPD/r2b"
+check "matrix-compare: a matrix against itself, exit status 0 (got $rc)" test "$rc" -eq 0
+jq -r '.rows[] | select(.baseline | not) | .cells[] | select(.workload == "pps64") |
+	"\(.direction) \(.change_pct) \(.change_low_pct) \(.change_high_pct)"' "$D/matrix.json" |
+	while read -r dir c lo hi; do
+		x=$(printf '%+.2f%% [%+.2f, %+.2f]' "$c" "$lo" "$hi")
+		check "matrix-compare: $dir $x, brnf render's change, in both runs, Δ +0.00" \
+			grep -qF "| $dir | $x | $x | +0.00 [" "$TMPD/mc"
+	done
 check "matrix-compare: a row with its intervals" grep -q \
-	'^| vanilla · global 0 · br-lan | download | +10.18% \[+9.44, +10.92\] | +10.18% \[+9.44, +10.92\] | +0.00 | yes |$' \
+	'^| vanilla · global 0 · br-lan | download | +10.18% \[+9.44, +10.92\] | +10.18% \[+9.44, +10.92\] | +0.00 \[-0.85, +0.85\] | yes |$' \
+	"$TMPD/mc"
+check "matrix-compare: the baseline with its mean, unmoved" grep -q \
+	'^| nobrnf · global 0 · no iface | upload | 6102.67 ± 12.50 ns/packet | 6102.67 ± 12.50 ns/packet | +0.00% \[-0.19, +0.19\] |$' \
 	"$TMPD/mc"
 check "matrix-compare: nothing differs but the wall time" \
 	grep -q 'run.txt differs in (A / B): nothing but the wall time' "$TMPD/mc"
-jq '(.rows[] | select(.key | test("local=br-lan")) | .cells[] |
-	select(.workload == "pps64" and .direction == "upload")) |=
-	(.change_pct += 5 | .change_low_pct += 5 | .change_high_pct += 5)' \
-	"$D/matrix.json" >"$TMPD/r2b/matrix.json"
+
+# By hand, upload: both baselines 1000 ns, sd 0; the br-lan row 1100 ns in A, 1110 in B,
+# sd √300, n 3. Each change: 100 / 1000 · √(300 / 3) = 1 point of standard error, 2
+# degrees of freedom, t 4.3027: A +10 ± 4.30, B +11 ± 4.30. Δ = +1, standard error √2,
+# Welch-Satterthwaite 2² / (1² / 2 + 1² / 2) = 4 degrees of freedom, t 2.7764: ± 3.93.
+# With 1150 in B: +15 [+10.70, +19.30], Δ +5 [+1.07, +8.93].
+s300=$(awk 'BEGIN { printf "%.17g", sqrt(300) }')
+mkdir -p "$TMPD/ka" "$TMPD/kb" "$TMPD/kc"
+for k in ka kb kc; do cp "$D/run.txt" "$TMPD/$k/"; done
+cell "$NB" upload '.mean = 1000 | .sd = 0 | .ci95 = 0' >"$TMPD/base.json"
+for m in ka:1100 kb:1110 kc:1150; do
+	jq --arg k "$VL" --argjson m "${m#*:}" --argjson s "$s300" '(.rows[] | select(.key == $k) |
+		.cells[] | select(.workload == "pps64" and .direction == "upload")) |=
+		(.mean = $m | .sd = $s | .n = 3)' "$TMPD/base.json" >"$TMPD/${m%:*}/matrix.json"
+done
+mc "$TMPD/ka" "$TMPD/kb"
+check "matrix-compare: Δ +1 [-2.93, +4.93] holds 0, exit status 0 (got $rc)" test "$rc" -eq 0
+check "matrix-compare: the changes and Δ computed by hand" grep -q \
+	'^| vanilla · global 0 · br-lan | upload | +10.00% \[+5.70, +14.30\] | +11.00% \[+6.70, +15.30\] | +1.00 \[-2.93, +4.93\] | yes |$' \
+	"$TMPD/mc"
+check "matrix-compare: a baseline without spread, a point" grep -q \
+	'^| nobrnf · global 0 · no iface | upload | 1000.00 ± 0.00 ns/packet | 1000.00 ± 0.00 ns/packet | +0.00% \[+0.00, +0.00\] |$' \
+	"$TMPD/mc"
+mc "$TMPD/ka" "$TMPD/kc"
+check "matrix-compare: Δ +5 [+1.07, +8.93] misses 0, exit status 1 (got $rc)" test "$rc" -eq 1
+check "matrix-compare: that row says no" grep -q \
+	'^| vanilla · global 0 · br-lan | upload | +10.00% \[+5.70, +14.30\] | +15.00% \[+10.70, +19.30\] | +5.00 \[+1.07, +8.93\] | no |$' \
+	"$TMPD/mc"
+check "matrix-compare: the other rows still say yes" \
+	test "$(grep -c ' | yes |$' "$TMPD/mc")" -eq 3
+
+# every download cell 5% slower in B, sd and interval too: the baseline moved +5.00%,
+# the changes did not
+jq '(.rows[].cells[] | select(.workload == "pps64" and .direction == "download")) |=
+	(.mean *= 1.05 | .sd *= 1.05 | .ci95 *= 1.05)' "$D/matrix.json" >"$TMPD/r2b/matrix.json"
+mc "$D" "$TMPD/r2b"
+check "matrix-compare: a baseline that moved, the changes equal, exit status 0 (got $rc)" \
+	test "$rc" -eq 0
+x=$(jq -r '.rows[] | select(.baseline) | .cells[] |
+	select(.workload == "pps64" and .direction == "download") | "\(.mean) \(.ci95)"' \
+	"$D/matrix.json" | awk '{ printf "| download | %.2f ± %.2f ns/packet | %.2f ± %.2f ns/packet | +5.00%% [",
+	$1, $2, 1.05 * $1, 1.05 * $2 }')
+check "matrix-compare: the baseline's move, +5.00%" grep -qF "$x" "$TMPD/mc"
+check "matrix-compare: its interval misses 0" grep -q \
+	'^| nobrnf · global 0 · no iface | download | .* | +5.00% \[+[0-9.]*, +[0-9.]*\] |$' "$TMPD/mc"
+check "matrix-compare: and no row's change moved" \
+	test "$(grep -c '| download | \(.*\) | \1 | +0.00 \[-[0-9.]*, +[0-9.]*\] | yes |$' "$TMPD/mc")" -eq 2
+# B's upload baseline is A's vanilla row: its move is that row's change as brnf rendered it
+cell "$NB" upload ". + $(jq -c --arg k "kernel=vanilla global=0 local=- ruleset=none" \
+	'.rows[] | select(.key == $k) | .cells[] | select(.workload == "pps64" and
+	.direction == "upload") | {mean, sd, n, ci95}' "$D/matrix.json")" >"$TMPD/r2b/matrix.json"
+mc "$D" "$TMPD/r2b"
+x=$(jq -r '.rows[] | select(.key == "kernel=vanilla global=0 local=- ruleset=none") |
+	.cells[] | select(.workload == "pps64" and .direction == "upload") |
+	"\(.change_pct) \(.change_low_pct) \(.change_high_pct)"' "$D/matrix.json" |
+	awk '{ printf "%+.2f%% [%+.2f, %+.2f]", $1, $2, $3 }')
+check "matrix-compare: the baseline's move is brnf render's interval ($x)" grep -q \
+	"^| nobrnf · global 0 · no iface | upload | .* | $(echo "$x" | sed 's/[][]/\\&/g') |\$" "$TMPD/mc"
+
+# one boot in B: no interval, not counted; then a row 5 points apart; run.txt
+cell "$VL" download '.n = 1 | .sd = null' >"$TMPD/r2b/matrix.json"
+mc "$D" "$TMPD/r2b"
+check "matrix-compare: a cell of one boot, exit status 0 (got $rc)" test "$rc" -eq 0
+check "matrix-compare: its row has no interval" grep -q \
+	'^| vanilla · global 0 · br-lan | download | +10.18% \[+9.44, +10.92\] | +10.18% (n/a) | +0.00 (n/a) | n/a |$' \
+	"$TMPD/mc"
+jq '(.rows[] | select(.baseline)) as $b | (.rows[] | select(.key | test("local=br-lan")) |
+	.cells[] | select(.workload == "pps64" and .direction == "upload")) |=
+	(.mean += 0.05 * ($b.cells[] | select(.workload == "pps64" and
+	.direction == "upload")).mean)' "$D/matrix.json" >"$TMPD/r2b/matrix.json"
 sed 's/boots=3/boots=3 verify=before/' "$D/run.txt" >"$TMPD/r2b/run.txt"
-sh "$S/matrix-compare" "$D" "$TMPD/r2b" >"$TMPD/mc" 2>&1 && rc=0 || rc=$?
-check "matrix-compare: intervals 5 points apart, exit status 1 (got $rc)" test "$rc" -eq 1
-check "matrix-compare: that row says no" grep -q '^| vanilla · global 0 · br-lan | upload | .* | +5.00 | no |$' "$TMPD/mc"
+mc "$D" "$TMPD/r2b"
+check "matrix-compare: a change 5 points apart, exit status 1 (got $rc)" test "$rc" -eq 1
+check "matrix-compare: that row says no" \
+	grep -q '^| vanilla · global 0 · br-lan | upload | .* | +5.00 \[+4\.[0-9]*, +5\.[0-9]*\] | no |$' "$TMPD/mc"
 check "matrix-compare: and the parameter that differs" \
 	grep -q 'run.txt differs in (A / B): verify: (unset) / before' "$TMPD/mc"
 sh "$S/matrix-compare" --workload tcp "$D" "$TMPD/r2b" >/dev/null 2>"$TMPD/err" && rc=0 || rc=$?
@@ -108,18 +199,49 @@ check "seed-compare: a matrix without the seed's rows, exit status 2 (got $rc)" 
 check "and one line naming the file and the row" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
 	grep -q 'r2/matrix.json: no pps64 row label=default global=0 local=-' '$TMPD/err'"
 
+# headline: the figure and the short table of the runs a sources file names (here the
+# fixture twice: its absolute path, and with a note)
+mkdir -p "$TMPD/summary"
+printf '# a comment\n%s\n%s a note\n' "$D" "$D" >"$TMPD/summary/sources"
+check "headline" sh "$S/headline" "$TMPD/summary"
+check "headline: an SVG" grep -q '^<svg' "$TMPD/summary/headline.svg"
+check "headline: a PNG" sh -c "head -c 4 '$TMPD/summary/headline.png' | od -An -c | grep -q 'P   N   G'"
+check "headline: the title" grep -q ">br_netfilter's cost per 64-byte packet against a kernel without it (nobrnf)<" \
+	"$TMPD/summary/headline.svg"
+check "headline: a group names series, CPU and run" \
+	grep -q '>6.12 · x86_64 -cpu max · r2 ²<' "$TMPD/summary/headline.svg"
+check "headline: vanilla in its colour" grep -q 'rgb(213,  94,   0)' "$TMPD/summary/headline.svg"
+check "headline: the short table, idle cost of vanilla as matrix.md prints it" \
+	grep -q '^| 6.12, x86_64 ¹ | vanilla | +2.5% \[+1.9, +3.0\] | +2.5% \[+2.3, +2.7\] | - | - |$' \
+	"$TMPD/summary/summary.md"
+check "and matrix.md has that change" grep -q '| +2.5% \[+1.9, +3.0\] ' "$D/matrix.md"
+check "headline: a run's note under the table" grep -q '^- ² \[.*r2\](\.\./r2/README.md): x86_64 -cpu max; a note; ' \
+	"$TMPD/summary/summary.md"
+check "headline: a run measured another way is marked" grep -q \
+	"^- ¹ .*: x86_64 -cpu max; a boot's value is the mean of its 2 runs, not the best of three test beds; 50000 frames per pps run\.$" \
+	"$TMPD/summary/summary.md"
+cp "$TMPD/summary/headline.svg" "$TMPD/h1"
+sh "$S/headline" "$TMPD/summary"
+check "headline again: the same SVG" cmp -s "$TMPD/h1" "$TMPD/summary/headline.svg"
+printf '%s\n' "$TMPD/nothing" >"$TMPD/summary/sources"
+check "headline: a source without matrix.json is an error naming it" \
+	sh -c "! sh '$S/headline' '$TMPD/summary' 2>'$TMPD/err' && grep -q 'nothing/matrix.json: not found' '$TMPD/err'"
+
 # readme-results into a README of our own
 printf '# x\n\n<!-- summary:begin -->\nold\n<!-- summary:end -->\n\ntext\n\n<!-- results:begin -->\nold\n<!-- results:end -->\nend\n' \
 	>"$TMPD/README.md"
 check "readme-results" sh -c "BRNF_README='$TMPD/README.md' sh '$S/readme-results' \
-	--summary '$D' '$D' '$TMPD/r1'"
-check "the short table: idle cost of vanilla, pps64, with intervals" \
-	grep -q '^| 6.12, -cpu max | vanilla | pps64 | +2.5% \[+1.9, +3.0\] | +2.5% \[+2.3, +2.7\] | - | - |$' \
-	"$TMPD/README.md"
-check "the short table names its source" grep -q "^\[$D\]($D/matrix.md);\?\.\?$" "$TMPD/README.md"
+	--summary '$TMPD/summary' '$D' '$TMPD/r1'"
+check "the summary block: the headline figure, relative to the README" \
+	grep -qx '!\[the headline figure: summary/headline.svg\](summary/headline.svg)' "$TMPD/README.md"
+check "the summary block: the short table" grep -q '^| 6.12, x86_64 ¹ | vanilla | +2.5% ' "$TMPD/README.md"
+check "the summary block: its links relative to the README" grep -q '](r2/README.md)' "$TMPD/README.md"
 check "the full tables, one per workload" sh -c "grep -c '^#### ' '$TMPD/README.md' | grep -qx 3"
 check "the text around the blocks is kept" sh -c "grep -qx text '$TMPD/README.md' && grep -qx end '$TMPD/README.md'"
 check "the old blocks are gone" sh -c "! grep -qx old '$TMPD/README.md'"
+printf '# x\n\n<!-- summary:begin -->\nold\n<!-- summary:end -->\n' >"$TMPD/README3.md"
+check "readme-results --summary alone: no results markers needed" sh -c \
+	"BRNF_README='$TMPD/README3.md' sh '$S/readme-results' --summary '$TMPD/summary' && ! grep -qx old '$TMPD/README3.md'"
 printf '# x\n' >"$TMPD/README2.md"
 check "readme-results: a README without markers is an error" \
 	sh -c "! BRNF_README='$TMPD/README2.md' sh '$S/readme-results' '$D' 2>'$TMPD/err'"
