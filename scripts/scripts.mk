@@ -15,7 +15,8 @@ LOAD_VARIANT ?= vanilla
 
 ## apply KERNEL=path [VARIANT=ondemand] [SERIES=6.12]
 ##   patch your own kernel tree with a series (scripts/apply-series); the tree is
-##   changed only when the whole series applies (VARIANT: ondemand, bypass or legacy)
+##   changed only when the whole series applies (VARIANT: ondemand, perbridge, bypass
+##   or legacy)
 apply:
 	@test -n "$(KERNEL)" || { echo "make apply: KERNEL=<kernel tree> is required" >&2; exit 2; }
 	@sh $(TOP)/scripts/apply-series $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES)) \
