@@ -37,6 +37,11 @@ sh "$S/plot" "$D"
 check "plotting again gives the same PNG" cmp -s "$TMPD/p1" "$D/matrix.png"
 check "plotting again gives the same SVG" cmp -s "$TMPD/s1" "$D/matrix.svg"
 check "plot (schema 1, one part)" sh "$S/plot" "$TMPD/r1"
+# ab-matrix plots its results while they are in OUT.tmp.PID: the title names OUT
+cp -R "$D" "$TMPD/r3.tmp.4242"
+sh "$S/plot" "$TMPD/r3.tmp.4242"
+check "plotted in OUT.tmp.PID, the title names OUT" grep -q '<text>.* · r3</text>' "$TMPD/r3.tmp.4242/matrix.svg"
+rm -rf "$TMPD/r3.tmp.4242"
 check "no temporary file left" test -z "$(find "$D" "$TMPD/r1" -name '*.tmp*')"
 
 # patch-table: the rendered figures, rounded; the workload must exist
