@@ -29,14 +29,23 @@
  *                 array, atomically (the same caveat as inline)
  *   addrbits=32|64  guest virtual address width (default: 32 for mips, mipsel, arm,
  *                 i386 guests, else 64); nm's sign-extended addresses are cut to it
+ *   cache=NAME:ISIZE:IWAYS:ILINE:DSIZE:DWAYS:DLINE   (up to 4 times) an L1 instruction
+ *                 and data cache model (cachesim.h) fed, inside a window only, with
+ *                 every line the vCPU fetches instructions from and every load and
+ *                 store it makes, at their guest virtual addresses; both caches are
+ *                 invalidated when a window opens
  *
  * Output (parsed by rig/src/data/profile.c):
  *   brnf-insn-profile 1
  *   symbols NSYMS PATH
  *   markers START END          ("-" "-" without markers; ARM:START with arm=)
+ *   cache-model SPEC           one per cache=, in its order
  *   window N TOTAL             then one "COUNT NAME" line per symbol with COUNT > 0,
  *   COUNT NAME                 the largest first; [user] is every address below the
- *   end N                      kernel's lowest symbol, [other] any other one in none
+ *                              kernel's lowest symbol, [other] any other one in none;
+ *   cache NAME ifetch F imiss M dacc A dmiss D   per cache= in its order: line
+ *                              fetches and misses, data line accesses and misses
+ *   end N
  *   summary windows N restarts R stray_ends S open_at_exit 0|1
  * A start while a window is open restarts it (counted as a restart); an end with none
  * open is a stray end. Counts include every instruction of the vCPUs in the window:
@@ -52,12 +61,14 @@
 
 #include <qemu-plugin.h>
 
+#include "cachesim.h"
 #include "symtab.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define ME "insn-profile"
 #define MAX_TB_INSNS 1024
+#define MAX_CACHES 4
 
 static struct symtab st;
 static size_t nb;			/* buckets: symbols + [user] + [other] */
@@ -73,6 +84,48 @@ static unsigned long nwindows, restarts, stray_ends;
 static FILE *out;
 static char *out_path;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* cache=: the models, and the instruction-fetch granule (the smallest I line) */
+struct cache_model {
+	struct cachesim_spec spec;
+	struct cachesim i, d;
+};
+static struct cache_model caches[MAX_CACHES];
+static int ncaches;
+static unsigned int fetch_shift;
+
+/* an instruction fetch: the bytes from an instruction to the end of the next one that
+ * starts a new granule, less one (fetched when the instruction executes) */
+struct fetch_udata {
+	uint64_t addr;
+	unsigned int len;
+};
+
+static void fetch_exec(unsigned int vcpu, void *udata)
+{
+	const struct fetch_udata *f = udata;
+	int k;
+
+	(void)vcpu;
+	if (!open_window)
+		return;
+	for (k = 0; k < ncaches; k++)
+		cachesim_fetch(&caches[k].i, f->addr, f->len);
+}
+
+static void mem_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		     void *udata)
+{
+	unsigned int len = 1u << qemu_plugin_mem_size_shift(info);
+	int k;
+
+	(void)vcpu;
+	(void)udata;
+	if (!open_window)
+		return;
+	for (k = 0; k < ncaches; k++)
+		cachesim_access(&caches[k].d, vaddr, len);
+}
 
 struct seg_udata {
 	size_t sym;
@@ -119,6 +172,7 @@ static void write_window(void)
 {
 	size_t i, k = 0, *idx;
 	uint64_t total = 0;
+	int c;
 
 	read_counts(now);
 	for (i = 0; i < nb; i++) {
@@ -138,6 +192,10 @@ static void write_window(void)
 	fprintf(out, "window %lu %" PRIu64 "\n", nwindows, total);
 	for (i = 0; i < k; i++)
 		fprintf(out, "%" PRIu64 " %s\n", now[idx[i]], symtab_name(&st, idx[i]));
+	for (c = 0; c < ncaches; c++)
+		fprintf(out, "cache %s ifetch %" PRIu64 " imiss %" PRIu64 " dacc %" PRIu64
+			" dmiss %" PRIu64 "\n", caches[c].spec.name, caches[c].i.acc,
+			caches[c].i.miss, caches[c].d.acc, caches[c].d.miss);
 	fprintf(out, "end %lu\n", nwindows);
 	fflush(out);
 	free(idx);
@@ -145,8 +203,14 @@ static void write_window(void)
 
 static void open_it(void)
 {
+	int c;
+
 	if (open_window)
 		restarts++;
+	for (c = 0; c < ncaches; c++) {
+		cachesim_reset(&caches[c].i);
+		cachesim_reset(&caches[c].d);
+	}
 	read_counts(snap);
 	open_window = true;
 }
@@ -181,6 +245,37 @@ static void marker_exec(unsigned int vcpu, void *udata)
 	pthread_mutex_unlock(&lock);
 }
 
+/* cache=: a fetch at every instruction that ends in a granule the previous one did not
+ * end in, and the loads and stores of every instruction */
+static void register_caches(struct qemu_plugin_tb *tb, size_t n)
+{
+	uint64_t prev_last = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t a = qemu_plugin_insn_vaddr(insn);
+		size_t len = qemu_plugin_insn_size(insn);
+		uint64_t last = (a + (len ? len : 1) - 1) >> fetch_shift;
+		struct fetch_udata *f;
+
+		qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, NULL);
+		if (i && last == prev_last)
+			continue;
+		prev_last = last;
+		f = malloc(sizeof(*f));
+		if (!f) {
+			fprintf(stderr, ME ": out of memory: the cache models miss a fetch\n");
+			continue;
+		}
+		f->addr = a;
+		f->len = (unsigned int)len;
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, fetch_exec, QEMU_PLUGIN_CB_NO_REGS,
+						       f);
+	}
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i, k, nseg, first;
@@ -206,6 +301,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
 							       QEMU_PLUGIN_CB_NO_REGS, &arm_addr);
 	}
+	if (ncaches)
+		register_caches(tb, n);
 	nseg = symtab_segments(&st, addr, n, seg);
 	for (k = 0, first = 0; k < nseg; first += seg[k].n, k++) {
 		insn = qemu_plugin_tb_get_insn(tb, first);
@@ -285,9 +382,33 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			ctr = v;
 		else if (kl == 8 && !strncmp(argv[i], "addrbits", 8))
 			bits = v;
-		else {
+		else if (kl == 5 && !strncmp(argv[i], "cache", 5)) {
+			if (ncaches == MAX_CACHES) {
+				fprintf(stderr, ME ": cache= at most %d times\n", MAX_CACHES);
+				return -1;
+			}
+			if (cachesim_parse_spec(v, &caches[ncaches].spec, err, sizeof(err))) {
+				fprintf(stderr, ME ": %s\n", err);
+				return -1;
+			}
+			for (c = 0; c < ncaches; c++)
+				if (!strcmp(caches[c].spec.name, caches[ncaches].spec.name)) {
+					fprintf(stderr, ME ": cache %s named twice\n",
+						caches[c].spec.name);
+					return -1;
+				}
+			if (cachesim_init(&caches[ncaches].i, &caches[ncaches].spec.i) ||
+			    cachesim_init(&caches[ncaches].d, &caches[ncaches].spec.d)) {
+				fprintf(stderr, ME ": out of memory for cache %s\n",
+					caches[ncaches].spec.name);
+				return -1;
+			}
+			if (!ncaches || caches[ncaches].i.line_shift < fetch_shift)
+				fetch_shift = caches[ncaches].i.line_shift;
+			ncaches++;
+		} else {
 			fprintf(stderr, ME ": unknown argument '%s' (syms= out= start= end= arm= "
-				"counters= addrbits=)\n", argv[i]);
+				"counters= addrbits= cache=)\n", argv[i]);
 			return -1;
 		}
 	}
@@ -382,6 +503,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	fprintf(out, "brnf-insn-profile 1\nsymbols %zu %s\nmarkers %s%s%s %s\n", st.n, syms,
 		has_arm ? arm : "", has_arm ? ":" : "", markers ? start : "-",
 		markers ? end : "-");
+	for (c = 0; c < ncaches; c++) {
+		const struct cachesim_spec *sp = &caches[c].spec;
+
+		fprintf(out, "cache-model %s:%u:%u:%u:%u:%u:%u\n", sp->name, sp->i.size,
+			sp->i.ways, sp->i.line, sp->d.size, sp->d.ways, sp->d.line);
+	}
 	fflush(out);
 	open_window = !markers;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `brnf profile DIR [--tolerance PCT] [--top N]`: instructions per packet by kernel
- * symbol from the boots' insn-profile.txt and their pps runs (profile.h), into
- * DIR/profile.md and DIR/profile.csv. */
+/* `brnf profile DIR [--tolerance PCT] [--top N] [--miss-penalty LIST]`: instructions
+ * per packet by kernel symbol from the boots' insn-profile.txt and their pps runs
+ * (profile.h), into DIR/profile.md and DIR/profile.csv; with cache models in the
+ * profiles, their misses per packet into DIR/cache.md and DIR/cache.csv. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -18,10 +19,13 @@
 
 #define PROF_FILE "insn-profile.txt"
 #define PROF_MAX_FILE (64u << 20)
+#define MAX_PENALTIES 8
 
 struct profile_cmd {
 	double tolerance_pct;
 	unsigned long top;
+	unsigned int pen[MAX_PENALTIES];
+	size_t npen;
 };
 
 static int set_tolerance(void *ctx, const char *v)
@@ -49,16 +53,43 @@ static int set_top(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_penalty(void *ctx, const char *v)
+{
+	struct profile_cmd *o = ctx;
+	const char *p = v;
+	char *end;
+
+	o->npen = 0;
+	for (;;) {
+		unsigned long x;
+
+		if (*p < '0' || *p > '9' || o->npen == MAX_PENALTIES)
+			return -EINVAL;
+		errno = 0;
+		x = strtoul(p, &end, 10);
+		if (errno || !x || x > 100000)
+			return -EINVAL;
+		o->pen[o->npen++] = (unsigned int)x;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -EINVAL;
+		p = end + 1;
+	}
+}
+
 const struct opt profile_opts[] = {
 	{ "--tolerance", "PCT", "how far a window's instructions may lie from its run's "
 	  "pktgen time, in percent (default 1)", set_tolerance },
 	{ "--top", "N", "symbols per table in profile.md, the rest summed (default 25)",
 	  set_top },
+	{ "--miss-penalty", "LIST", "cycles per cache miss for cache.md's estimate, up to 8, "
+	  "comma separated (default 13,50,100)", set_penalty },
 	{ NULL, NULL, NULL, NULL },
 };
 
 static int write_out(const char *dir, const char *name, const struct prof_result *res,
-		     unsigned long top)
+		     const struct profile_cmd *o)
 {
 	char path[4096], tmp[4200];
 	FILE *f;
@@ -71,9 +102,13 @@ static int write_out(const char *dir, const char *name, const struct prof_result
 		return -errno;
 	}
 	if (!strcmp(name, "profile.md"))
-		prof_write_md(f, res, top);
-	else
+		prof_write_md(f, res, o->top);
+	else if (!strcmp(name, "profile.csv"))
 		prof_write_csv(f, res);
+	else if (!strcmp(name, "cache.md"))
+		prof_write_cache_md(f, res, o->pen, o->npen);
+	else
+		prof_write_cache_csv(f, res, o->pen, o->npen);
 	if (fclose(f) || rename(tmp, path)) {
 		pr_err("%s: %s", path, strerror(errno));
 		unlink(tmp);
@@ -85,7 +120,8 @@ static int write_out(const char *dir, const char *name, const struct prof_result
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_cmd o = { .tolerance_pct = 1, .top = 25 };
+	struct profile_cmd o = { .tolerance_pct = 1, .top = 25, .pen = { 13, 50, 100 },
+				 .npen = 3 };
 	struct prof_opts po = { 0 };
 	struct prof_file **files = NULL;
 	struct prof_result res = { 0 };
@@ -98,7 +134,8 @@ int cmd_profile(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 1) {
-		pr_err("usage: brnf profile DIR [--tolerance PCT] [--top N]");
+		pr_err("usage: brnf profile DIR [--tolerance PCT] [--top N] [--miss-penalty "
+		       "LIST]");
 		return EXIT_USAGE;
 	}
 	if (raw_read_dir(dir[0], &s, err, sizeof(err))) {
@@ -149,8 +186,11 @@ int cmd_profile(int argc, char **argv)
 		pr_err("%s", err);
 		goto out;
 	}
-	if (write_out(dir[0], "profile.md", &res, o.top) ||
-	    write_out(dir[0], "profile.csv", &res, o.top))
+	if (write_out(dir[0], "profile.md", &res, &o) ||
+	    write_out(dir[0], "profile.csv", &res, &o))
+		goto out;
+	if (res.ncache && (write_out(dir[0], "cache.md", &res, &o) ||
+			   write_out(dir[0], "cache.csv", &res, &o)))
 		goto out;
 	ret = EXIT_OK;
 out:

@@ -13,6 +13,10 @@
 
 #define PROF_MAGIC "brnf-insn-profile 1"
 
+const char *const prof_cache_count_names[PROF_NCOUNTS] = {
+	"ifetch", "imiss", "dacc", "dmiss",
+};
+
 /* ---- parsing ---- */
 
 /* a whole decimal number without sign */
@@ -89,6 +93,72 @@ static int window_close(const char *name, size_t line, struct prof_window *w, ch
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* window @w has a cache line for every model of @pf, in order */
+static int window_models(const char *name, size_t line, const struct prof_file *pf,
+			 const struct prof_window *w, char *err, size_t errlen)
+{
+	size_t k;
+
+	for (k = 0; k < pf->nmodel || k < w->ncache; k++)
+		if (k >= pf->nmodel || k >= w->ncache ||
+		    strcmp(pf->model[k].name, w->cache[k].name)) {
+			seterr(err, errlen, "%s:%zu: window %lu's cache lines are not the "
+			       "file's %zu cache-model lines, in their order", name, line, w->n,
+			       pf->nmodel);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* "cache NAME ifetch F imiss M dacc A dmiss D" into @w */
+static int parse_cache(const char *name, size_t line, char *buf, struct prof_window *w,
+		       char *err, size_t errlen)
+{
+	char *tok[11], *save = NULL, *t;
+	struct prof_cache *pc;
+	size_t n = 0, k;
+
+	for (t = strtok_r(buf, " ", &save); t && n < 11; t = strtok_r(NULL, " ", &save))
+		tok[n++] = t;
+	if (n != 10)
+		goto bad;
+	for (k = 0; k < PROF_NCOUNTS; k++)
+		if (strcmp(tok[2 + 2 * k], prof_cache_count_names[k]))
+			goto bad;
+	if (strlen(tok[1]) >= PROF_CACHE_NAME_LEN) {
+		seterr(err, errlen, "%s:%zu: cache name '%s' longer than %d bytes", name, line,
+		       tok[1], PROF_CACHE_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	for (k = 0; k < w->ncache; k++)
+		if (!strcmp(w->cache[k].name, tok[1])) {
+			seterr(err, errlen, "%s:%zu: cache %s twice in window %lu", name, line,
+			       tok[1], w->n);
+			return -EINVAL;
+		}
+	if (w->ncache == PROF_MAX_CACHES) {
+		seterr(err, errlen, "%s:%zu: more than %d caches in window %lu", name, line,
+		       PROF_MAX_CACHES, w->n);
+		return -EINVAL;
+	}
+	pc = &w->cache[w->ncache];
+	snprintf(pc->name, sizeof(pc->name), "%s", tok[1]);
+	for (k = 0; k < PROF_NCOUNTS; k++)
+		if (!parse_u64(tok[3 + 2 * k], strlen(tok[3 + 2 * k]), &pc->v[k]))
+			goto bad;
+	if (pc->v[PROF_IMISS] > pc->v[PROF_IFETCH] || pc->v[PROF_DMISS] > pc->v[PROF_DACC]) {
+		seterr(err, errlen, "%s:%zu: cache %s: more misses than accesses", name, line,
+		       pc->name);
+		return -EINVAL;
+	}
+	w->ncache++;
+	return 0;
+bad:
+	seterr(err, errlen, "%s:%zu: want \"cache NAME ifetch F imiss M dacc A dmiss D\"",
+	       name, line);
+	return -EINVAL;
 }
 
 int prof_parse(const char *name, const char *text, size_t len, struct prof_file *pf,
@@ -168,12 +238,24 @@ int prof_parse(const char *name, const char *text, size_t len, struct prof_file 
 					       line, en, cur->n);
 					goto out_err;
 				}
+				if (window_models(name, line, pf, cur, err, errlen))
+					goto out_err;
 				ret = window_close(name, line, cur, err, errlen);
 				if (ret)
 					goto out_err;
 				ret = -EINVAL;
 				cur = NULL;
 				continue;
+			}
+			if (!strncmp(buf, "cache ", 6)) {
+				if (parse_cache(name, line, buf, cur, err, errlen))
+					goto out_err;
+				continue;
+			}
+			if (cur->ncache) {
+				seterr(err, errlen, "%s:%zu: a symbol after the cache lines of "
+				       "window %lu", name, line, cur->n);
+				goto out_err;
 			}
 			sp = strchr(buf, ' ');
 			if (!sp || !parse_u64(buf, (size_t)(sp - buf), &c) || !sp[1] ||
@@ -199,6 +281,30 @@ int prof_parse(const char *name, const char *text, size_t len, struct prof_file 
 			if (!cur->e[cur->ne].name)
 				goto out_nomem;
 			cur->e[cur->ne++].count = c;
+			continue;
+		}
+		if (!strncmp(buf, "cache-model ", 12)) {
+			size_t k;
+
+			if (pf->nw || pf->nmodel == PROF_MAX_CACHES) {
+				seterr(err, errlen, "%s:%zu: a cache-model after a window, or more "
+				       "than %d", name, line, PROF_MAX_CACHES);
+				goto out_err;
+			}
+			if (cachesim_parse_spec(buf + 12, &pf->model[pf->nmodel], err, errlen)) {
+				char why[256];
+
+				snprintf(why, sizeof(why), "%s", err);
+				seterr(err, errlen, "%s:%zu: %s", name, line, why);
+				goto out_err;
+			}
+			for (k = 0; k < pf->nmodel; k++)
+				if (!strcmp(pf->model[k].name, pf->model[pf->nmodel].name)) {
+					seterr(err, errlen, "%s:%zu: cache-model %s twice", name,
+					       line, pf->model[k].name);
+					goto out_err;
+				}
+			pf->nmodel++;
 			continue;
 		}
 		if (sscanf(buf, "window %31s%n", word, &used) == 1) {
@@ -284,6 +390,8 @@ out_err:
 struct match {
 	size_t run;			/* index into raw_set.runs */
 	const struct prof_window *w;
+	const struct prof_file *pf;
+	const char *fname;
 };
 
 static const struct raw_set *sort_set;
@@ -358,6 +466,8 @@ static int match_part(const struct raw_set *s, size_t p, const struct prof_file 
 			*m = t;
 		}
 		(*m)[*nm].run = idx[i];
+		(*m)[*nm].pf = pf;
+		(*m)[*nm].fname = fname;
 		(*m)[(*nm)++].w = &pf->w[wi++];
 		res->nmatched++;
 	}
@@ -375,6 +485,28 @@ static int match_part(const struct raw_set *s, size_t p, const struct prof_file 
 out:
 	free(idx);
 	return ret;
+}
+
+/* every profile models the caches the first one does, in its order */
+static int check_caches(const struct match *m, size_t nm, struct prof_result *res,
+			char *err, size_t errlen)
+{
+	const struct prof_file *p0 = m[0].pf;
+	size_t i;
+
+	for (i = 1; i < nm; i++) {
+		const struct prof_file *p = m[i].pf;
+
+		if (p == p0 || (p->nmodel == p0->nmodel &&
+				!memcmp(p->model, p0->model, p->nmodel * sizeof(*p->model))))
+			continue;
+		seterr(err, errlen, "%s: its cache-model lines are not those of %s: one set "
+		       "of cache= for every boot", m[i].fname, m[0].fname);
+		return -EINVAL;
+	}
+	res->ncache = p0->nmodel;
+	memcpy(res->model, p0->model, sizeof(res->model));
+	return 0;
 }
 
 static int cmp_strp(const void *a, const void *b)
@@ -428,6 +560,7 @@ struct acell {
 	double *pv;			/* per boot: measured value */
 	double *pp;			/* per boot: profiled instructions per packet */
 	size_t nboots;
+	double cache[PROF_MAX_CACHES][PROF_NCOUNTS];	/* mean over boots, per packet */
 };
 
 static double run_ns_per_packet(const struct raw_run *r)
@@ -446,7 +579,7 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 		      struct acell *c)
 {
 	size_t i, j, k, p, nparts = s->nparts;
-	double *bootvec;
+	double *bootvec, bootcache[PROF_MAX_CACHES][PROF_NCOUNTS];
 	int ret = -ENOMEM;
 
 	c->vec = calloc(nn ? nn : 1, sizeof(*c->vec));
@@ -475,6 +608,7 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 		if (!nruns)
 			continue;
 		memset(bootvec, 0, nn * sizeof(*bootvec));
+		memset(bootcache, 0, sizeof(bootcache));
 		for (i = 0; i < nm; i++) {
 			const struct raw_run *r = &s->runs[m[i].run];
 			double w;
@@ -490,7 +624,14 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 				bootvec[k] += w * (double)m[i].w->e[j].count /
 					      (double)r->pktgen.sent;
 			}
+			for (j = 0; j < m[i].w->ncache; j++)
+				for (k = 0; k < PROF_NCOUNTS; k++)
+					bootcache[j][k] += w * (double)m[i].w->cache[j].v[k] /
+							   (double)r->pktgen.sent;
 		}
+		for (j = 0; j < PROF_MAX_CACHES; j++)
+			for (k = 0; k < PROF_NCOUNTS; k++)
+				c->cache[j][k] += bootcache[j][k];
 		c->pv[c->nboots] = o->part_best ? bestv : sumv / (double)nruns;
 		c->pp[c->nboots] = 0;
 		for (k = 0; k < nn; k++) {
@@ -501,6 +642,9 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 	}
 	for (k = 0; k < nn && c->nboots; k++)
 		c->vec[k] /= (double)c->nboots;
+	for (j = 0; j < PROF_MAX_CACHES && c->nboots; j++)
+		for (k = 0; k < PROF_NCOUNTS; k++)
+			c->cache[j][k] /= (double)c->nboots;
 	ret = 0;
 out:
 	free(bootvec);
@@ -586,6 +730,8 @@ static int fill_cell(const struct acell *a, const struct acell *b, char *const *
 		n++;
 	}
 	pc->ns = n;
+	memcpy(pc->cache_row, a->cache, sizeof(pc->cache_row));
+	memcpy(pc->cache_base, b->cache, sizeof(pc->cache_base));
 	sort_cell = pc;
 	qsort(pc->s, n, sizeof(*pc->s), cmp_sym);
 	return 0;
@@ -615,6 +761,9 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		ret = -EINVAL;
 		goto out;
 	}
+	ret = check_caches(m, nm, res, err, errlen);
+	if (ret)
+		goto out;
 	ret = collect_names(m, nm, &names, &nn);
 	if (ret)
 		goto out_nomem;
@@ -796,6 +945,18 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* a CSV line's first fields: workload, direction, row, baseline, boots, baseline
+ * boots, and @what (a symbol or a cache model) */
+static void csv_cell(FILE *f, const struct prof_cell *c, const char *what)
+{
+	fprintf(f, "%s,%s,", brnf_workloads[c->workload].name, raw_dir_names[c->dir]);
+	csv_field(f, c->key);
+	fputc(',', f);
+	csv_field(f, c->base_key);
+	fprintf(f, ",%zu,%zu,", c->nboots, c->base_nboots);
+	csv_field(f, what);
+}
+
 void prof_write_csv(FILE *f, const struct prof_result *res)
 {
 	size_t i, k;
@@ -806,14 +967,123 @@ void prof_write_csv(FILE *f, const struct prof_result *res)
 		const struct prof_cell *c = &res->c[i];
 
 		for (k = 0; k < c->ns; k++) {
-			fprintf(f, "%s,%s,", brnf_workloads[c->workload].name,
-				raw_dir_names[c->dir]);
-			csv_field(f, c->key);
-			fputc(',', f);
-			csv_field(f, c->base_key);
-			fprintf(f, ",%zu,%zu,", c->nboots, c->base_nboots);
-			csv_field(f, c->s[k].name);
+			csv_cell(f, c, c->s[k].name);
 			fprintf(f, ",%.4f,%.4f,%.4f\n", c->s[k].row, c->s[k].base, c->s[k].diff);
+		}
+	}
+}
+
+/* ---- the cache models ---- */
+
+static void kib(FILE *f, unsigned int bytes)
+{
+	if (bytes >= 1024 && !(bytes % 1024))
+		fprintf(f, "%u KiB", bytes / 1024);
+	else
+		fprintf(f, "%u B", bytes);
+}
+
+static void geom_md(FILE *f, const char *what, const struct cachesim_geom *g)
+{
+	fprintf(f, "%s ", what);
+	kib(f, g->size);
+	fprintf(f, " %u-way %u-byte lines", g->ways, g->line);
+}
+
+static double cycles(const double *cnt, double insn, unsigned int pen)
+{
+	return insn + (double)pen * (cnt[PROF_IMISS] + cnt[PROF_DMISS]);
+}
+
+void prof_write_cache_md(FILE *f, const struct prof_result *res, const unsigned int *pen,
+			 size_t npen)
+{
+	size_t i, j, k;
+
+	fprintf(f, "# L1 cache models: misses per packet\n\n");
+	fprintf(f, "The QEMU plugin's cache= models (rig/src/data/cachesim.h: set associative, "
+		"LRU, write-allocate, indexed by guest virtual address, invalidated when a "
+		"window opens) fed with every instruction line the vCPU fetched and every load "
+		"and store it made inside the pps windows of profile.md, per packet, the mean "
+		"over boots as there. The guest is the kernel the matrix measured, not the "
+		"CPU the model is named after: code and data are that architecture's.\n\n");
+	for (j = 0; j < res->ncache; j++) {
+		fprintf(f, "- %s: ", res->model[j].name);
+		geom_md(f, "I", &res->model[j].i);
+		fprintf(f, "; ");
+		geom_md(f, "D", &res->model[j].d);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\nest. cycles = instructions + penalty × (I misses + D misses): one cycle "
+		"per instruction and per hit, a stated penalty per miss (");
+	for (k = 0; k < npen; k++)
+		fprintf(f, "%s%u", k ? ", " : "", pen[k]);
+	fprintf(f, " cycles); a row's change is against its baseline row.\n");
+	for (j = 0; j < res->ncache; j++) {
+		const struct prof_cell *c0 = NULL;
+
+		for (i = 0; i < res->nc; i++) {
+			const struct prof_cell *c = &res->c[i];
+			const double *r = c->cache_row[j], *b = c->cache_base[j];
+
+			if (!c0 || c0->workload != c->workload || c0->dir != c->dir) {
+				fprintf(f, "\n## %s, %s %s\n\n| row | instructions | I fetches "
+					"| I misses | D accesses | D misses |", res->model[j].name,
+					brnf_workloads[c->workload].name, raw_dir_names[c->dir]);
+				for (k = 0; k < npen; k++)
+					fprintf(f, " est. cycles at %u |", pen[k]);
+				fprintf(f, "\n|:--|--:|--:|--:|--:|--:|");
+				for (k = 0; k < npen; k++)
+					fprintf(f, "--:|");
+				fprintf(f, "\n");
+				c0 = c;
+			}
+			fprintf(f, "| ");
+			md_escape(f, c->key);
+			fprintf(f, " | %.1f | %.2f | %.2f | %.2f | %.2f |", c->profiled,
+				r[PROF_IFETCH], r[PROF_IMISS], r[PROF_DACC], r[PROF_DMISS]);
+			for (k = 0; k < npen; k++)
+				fprintf(f, " %.1f |", cycles(r, c->profiled, pen[k]));
+			fprintf(f, "\n");
+			if (c->is_base)
+				continue;
+			fprintf(f, "| ↳ change | %+.2f%% | %+.2f | %+.2f | %+.2f | %+.2f |",
+				100.0 * (c->profiled / c->base_profiled - 1),
+				r[PROF_IFETCH] - b[PROF_IFETCH], r[PROF_IMISS] - b[PROF_IMISS],
+				r[PROF_DACC] - b[PROF_DACC], r[PROF_DMISS] - b[PROF_DMISS]);
+			for (k = 0; k < npen; k++)
+				fprintf(f, " %+.2f%% |", 100.0 * (cycles(r, c->profiled, pen[k]) /
+					cycles(b, c->base_profiled, pen[k]) - 1));
+			fprintf(f, "\n");
+		}
+	}
+}
+
+void prof_write_cache_csv(FILE *f, const struct prof_result *res, const unsigned int *pen,
+			  size_t npen)
+{
+	size_t i, j, k;
+
+	fprintf(f, "workload,direction,row,baseline,boots,baseline_boots,cache,"
+		"row_insn_per_packet,baseline_insn_per_packet");
+	for (k = 0; k < PROF_NCOUNTS; k++)
+		fprintf(f, ",row_%s,baseline_%s", prof_cache_count_names[k],
+			prof_cache_count_names[k]);
+	for (k = 0; k < npen; k++)
+		fprintf(f, ",row_cycles_p%u,baseline_cycles_p%u", pen[k], pen[k]);
+	fprintf(f, "\n");
+	for (i = 0; i < res->nc; i++) {
+		const struct prof_cell *c = &res->c[i];
+
+		for (j = 0; j < res->ncache; j++) {
+			csv_cell(f, c, res->model[j].name);
+			fprintf(f, ",%.4f,%.4f", c->profiled, c->base_profiled);
+			for (k = 0; k < PROF_NCOUNTS; k++)
+				fprintf(f, ",%.4f,%.4f", c->cache_row[j][k], c->cache_base[j][k]);
+			for (k = 0; k < npen; k++)
+				fprintf(f, ",%.4f,%.4f", cycles(c->cache_row[j], c->profiled, pen[k]),
+					cycles(c->cache_base[j], c->base_profiled, pen[k]));
+			fprintf(f, "\n");
 		}
 	}
 }

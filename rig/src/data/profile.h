@@ -9,9 +9,14 @@
  *   brnf-insn-profile 1
  *   symbols NSYMS PATH
  *   markers START END
+ *   cache-model SPEC        (optional, up to PROF_MAX_CACHES, before the first window)
+ *                           a cache= of the plugin, NAME:ISIZE:IWAYS:ILINE:DSIZE:DWAYS:DLINE
  *   window N TOTAL          N = 1, 2, ... in order; TOTAL = the sum of its counts
  *   COUNT NAME              COUNT > 0; a NAME twice in a window (local symbols of one
  *   ...                     name in several files) is one symbol, the counts added
+ *   cache NAME ifetch F imiss M dacc A dmiss D   after the symbols, one per
+ *                           cache-model in its order (M <= F, D <= A): lines fetched
+ *                           and missed, data lines accessed and missed in the window
  *   end N
  *   summary windows N restarts R stray_ends S open_at_exit 0|1   (last line, needed:
  *                           without it QEMU did not exit normally)
@@ -32,9 +37,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cachesim.h"
 #include "raw.h"
 
 #define PROF_SMALL_FRACTION 0.1
+#define PROF_MAX_CACHES 4
+#define PROF_CACHE_NAME_LEN 32
+
+/* a cache model's counts: line fetches and misses (I), line accesses and misses (D) */
+enum { PROF_IFETCH, PROF_IMISS, PROF_DACC, PROF_DMISS, PROF_NCOUNTS };
+extern const char *const prof_cache_count_names[PROF_NCOUNTS];
+
+struct prof_cache {
+	char name[PROF_CACHE_NAME_LEN];
+	uint64_t v[PROF_NCOUNTS];
+};
 
 struct prof_entry {
 	char *name;
@@ -47,6 +64,8 @@ struct prof_window {
 	size_t line;			/* of its "window" line */
 	struct prof_entry *e;		/* sorted by name, names unique */
 	size_t ne;
+	struct prof_cache cache[PROF_MAX_CACHES];	/* the file's models, in order */
+	size_t ncache;
 };
 
 struct prof_file {
@@ -56,6 +75,8 @@ struct prof_file {
 	size_t nw;
 	unsigned long restarts, stray_ends;
 	int open_at_exit;
+	struct cachesim_spec model[PROF_MAX_CACHES];
+	size_t nmodel;
 };
 
 /* Parse @text (@len bytes) named @name. 0, or -EINVAL ("NAME:LINE: ..." in err) or
@@ -88,6 +109,9 @@ struct prof_cell {
 	struct prof_sym *s;		/* every symbol of either side, by |diff| (row's
 					 * value for the baseline), then name */
 	size_t ns;
+	/* the cache models, per packet, means over boots (the result's cache_names) */
+	double cache_row[PROF_MAX_CACHES][PROF_NCOUNTS];
+	double cache_base[PROF_MAX_CACHES][PROF_NCOUNTS];
 };
 
 struct prof_result {
@@ -96,6 +120,9 @@ struct prof_result {
 	size_t nmatched, nskipped;	/* windows matched to runs, small ones passed over */
 	double max_mark_dev;		/* largest |window - pktgen ns| / packets sent */
 	double max_mark_rel;		/* the same in parts of the run's ns */
+	struct cachesim_spec model[PROF_MAX_CACHES];	/* every profile models these
+					 * caches, in this order */
+	size_t ncache;
 };
 
 struct prof_opts {
@@ -119,5 +146,12 @@ void prof_result_free(struct prof_result *res);
 void prof_write_md(FILE *f, const struct prof_result *res, size_t top);
 /* CSV: every symbol of every cell. */
 void prof_write_csv(FILE *f, const struct prof_result *res);
+/* The cache models (res->ncache > 0): per cell and cache, misses per packet and the
+ * cycles per packet estimated as instructions + penalty x misses for each of the
+ * @npen penalties @pen (cycles). */
+void prof_write_cache_md(FILE *f, const struct prof_result *res, const unsigned int *pen,
+			 size_t npen);
+void prof_write_cache_csv(FILE *f, const struct prof_result *res, const unsigned int *pen,
+			  size_t npen);
 
 #endif /* BRNF_PROFILE_H */

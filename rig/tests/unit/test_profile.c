@@ -349,6 +349,105 @@ static void test_write(void **state)
 	fixture_free(&fx);
 }
 
+/* cache models: parsed, checked against the header, attributed per packet */
+#define CM "cache-model t:1024:2:32:1024:4:32\n"
+static const char base_cache[] = HDR CM
+	"window 1 100000\n100000 ip_forward\n"
+	"cache t ifetch 4000 imiss 1000 dacc 9000 dmiss 2000\nend 1\n"
+	"window 2 110000\n110000 ip_forward\n"
+	"cache t ifetch 4000 imiss 3000 dacc 9000 dmiss 4000\nend 2\n"
+	"summary windows 2 restarts 0 stray_ends 0 open_at_exit 0\n";
+static const char row_cache[] = HDR CM
+	"window 1 120000\n120000 ip_forward\n"
+	"cache t ifetch 1 imiss 1 dacc 1 dmiss 1\nend 1\n"
+	"window 2 105000\n105000 ip_forward\n"
+	"cache t ifetch 5000 imiss 1500 dacc 9500 dmiss 2500\nend 2\n"
+	"summary windows 2 restarts 0 stray_ends 0 open_at_exit 0\n";
+
+static void test_cache(void **state)
+{
+	static const struct {
+		const char *body, *want;
+	} bad[] = {
+		{ "10 a\ncache t ifetch 1 imiss 2 dacc 1 dmiss 0\n",
+		  "p.txt:7: cache t: more misses than accesses" },
+		{ "10 a\ncache t ifetch 1 imiss 0 dacc 1\n",
+		  "p.txt:7: want \"cache NAME ifetch F imiss M dacc A dmiss D\"" },
+		{ "10 a\ncache t ifetch 1 imiss 0 dacc 1 dmiss -1\n", "p.txt:7: want \"cache NAME" },
+		{ "cache t ifetch 1 imiss 0 dacc 1 dmiss 0\n10 a\n",
+		  "p.txt:7: a symbol after the cache lines" },
+		{ "10 a\ncache u ifetch 1 imiss 0 dacc 1 dmiss 0\n",
+		  "p.txt:8: window 1's cache lines are not the file's 1 cache-model" },
+		{ "10 a\n", "p.txt:7: window 1's cache lines are not the file's 1" },
+	};
+	struct prof_opts o = { .tolerance = 0.01, .part_best = true };
+	static const unsigned int pen[] = { 10 };
+	static const char sum[] = "summary windows 1 restarts 0 stray_ends 0 open_at_exit 0\n";
+	struct prof_result res;
+	struct prof_file pf;
+	struct fixture fx;
+	const struct prof_cell *c;
+	char err[512] = "", buf[1024], *out = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	parse_ok(base_cache, &pf);
+	assert_int_equal(pf.nmodel, 1);
+	assert_string_equal(pf.model[0].name, "t");
+	assert_int_equal(pf.model[0].i.ways, 2);
+	assert_int_equal(pf.w[1].ncache, 1);
+	assert_int_equal(pf.w[1].cache[0].v[PROF_DMISS], 4000);
+	prof_free(&pf);
+	/* errors in a window: its body between "window 1 10" and "end 1" */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(buf, sizeof(buf), HDR CM "window 1 10\n%send 1\n%s", bad[i].body, sum);
+		parse_err(buf, bad[i].want);
+	}
+	parse_err(HDR "cache-model t:1000:2:32:1024:4:32\n", "p.txt:4: cache 't:1000:2:32");
+	parse_err(HDR CM CM, "p.txt:5: cache-model t twice");
+	snprintf(buf, sizeof(buf), HDR "window 1 10\n10 a\nend 1\n" CM "%s", sum);
+	parse_err(buf, "p.txt:7: a cache-model after a window");
+
+	/* attributed: a boot's best run's counts per packet (1000 packets) */
+	fixture_init(&fx, base_cache, row_cache);
+	if (prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err, sizeof(err)))
+		fail_msg("prof_attribute: %s", err);
+	assert_int_equal(res.ncache, 1);
+	assert_string_equal(res.model[0].name, "t");
+	c = &res.c[1];
+	assert_string_equal(c->key, "row");
+	assert_true(c->cache_row[0][PROF_IMISS] == 1.5);
+	assert_true(c->cache_row[0][PROF_DMISS] == 2.5);
+	assert_true(c->cache_base[0][PROF_IMISS] == 1.0);
+	assert_true(c->cache_base[0][PROF_DACC] == 9.0);
+	f = open_memstream(&out, &len);
+	prof_write_cache_md(f, &res, pen, 1);
+	fclose(f);
+	/* row: 105 + 10 x (1.5 + 2.5) = 145 cycles against 100 + 10 x 3 = 130 */
+	assert_non_null(strstr(out, "- t: I 1 KiB 2-way 32-byte lines; D 1 KiB 4-way 32-byte "
+			       "lines\n"));
+	assert_non_null(strstr(out, "| row | 105.0 | 5.00 | 1.50 | 9.50 | 2.50 | 145.0 |\n"
+			       "| ↳ change | +5.00% | +1.00 | +0.50 | +0.50 | +0.50 | +11.54% |\n"));
+	free(out);
+	f = open_memstream(&out, &len);
+	prof_write_cache_csv(f, &res, pen, 1);
+	fclose(f);
+	assert_non_null(strstr(out, "pps64,download,row,base,1,1,t,105.0000,100.0000,5.0000,"
+			       "4.0000,1.5000,1.0000,9.5000,9.0000,2.5000,2.0000,145.0000,"
+			       "130.0000\n"));
+	free(out);
+	prof_result_free(&res);
+	fixture_free(&fx);
+	/* the boots must model the same caches */
+	fixture_init(&fx, base_cache, row_prof);
+	assert_int_equal(prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err,
+					 sizeof(err)), -EINVAL);
+	if (!strstr(err, "row.txt: its cache-model lines are not those of base.txt"))
+		fail_msg("unexpected error: %s", err);
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_attribute_path),
 		cmocka_unit_test(test_attribute_errors),
 		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_cache),
 	};
 
 	unit_init();
