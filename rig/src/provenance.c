@@ -28,24 +28,40 @@ static struct json_object *str_or_null(const char *s)
 	return s && *s ? json_object_new_string(s) : NULL;
 }
 
-static void cpu_model(char *buf, size_t len, int *ncpu)
+/* the value of /proc/cpuinfo's line @line (after its ':', blanks skipped) into @buf */
+static void cpuinfo_value(const char *line, char *buf, size_t len)
 {
+	const char *v = strchr(line, ':') + 1;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	snprintf(buf, len, "%s", v);
+}
+
+/* The first CPU's model name and feature flags (x86 "flags", arm64 "Features", MIPS
+ * "ASEs implemented"), and the number of CPUs */
+static void cpu_model(char *buf, size_t len, char *flags, size_t flen, int *ncpu)
+{
+	static const char *const flag_keys[] = { "flags", "Features", "ASEs implemented" };
 	char *text, *p, *line;
+	size_t k;
 
 	buf[0] = '\0';
+	flags[0] = '\0';
 	*ncpu = 0;
 	if (read_file("/proc/cpuinfo", &text, NULL))
 		return;
 	for (line = strtok_r(text, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
 		if (!strncmp(line, "processor", 9))
 			(*ncpu)++;
-		if (!buf[0] && !strncmp(line, "model name", 10) && strchr(line, ':')) {
-			char *v = strchr(line, ':') + 1;
-
-			while (*v == ' ')
-				v++;
-			snprintf(buf, len, "%s", v);
-		}
+		if (!strchr(line, ':'))
+			continue;
+		if (!buf[0] && !strncmp(line, "model name", 10))
+			cpuinfo_value(line, buf, len);
+		for (k = 0; !flags[0] && k < sizeof(flag_keys) / sizeof(flag_keys[0]); k++)
+			if (!strncmp(line, flag_keys[k], strlen(flag_keys[k])) &&
+			    strchr(" \t:", line[strlen(flag_keys[k])]))
+				cpuinfo_value(line, flags, flen);
 	}
 	free(text);
 }
@@ -112,11 +128,12 @@ static struct json_object *clocksource(void)
 static struct json_object *host_json(void)
 {
 	struct json_object *o = json_object_new_object();
-	char cpu[256];
+	char cpu[256], flags[4096];
 	int n;
 
-	cpu_model(cpu, sizeof(cpu), &n);
+	cpu_model(cpu, sizeof(cpu), flags, sizeof(flags), &n);
 	json_object_object_add(o, "cpu", str_or_null(cpu));
+	json_object_object_add(o, "cpu_flags", str_or_null(flags));
 	json_object_object_add(o, "ncpus", json_object_new_int(n));
 	return o;
 }
