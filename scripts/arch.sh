@@ -21,14 +21,19 @@
 #   arch_pkgs    the Debian packages that build and boot its kernels (gcc, QEMU)
 #   foreign      1 when the guest needs its own userspace (build/rootfs/ARCH), else 0
 # Every guest has one vCPU under icount; the CPUs are those of routers: Cortex-A53
-# (MediaTek Filogic, Rockchip RK3328) and MIPS 74Kf (the seed's QCA9558 is a 74Kc).
+# (MediaTek Filogic, Rockchip RK3328), MIPS 74Kf (the seed's QCA9558 is a 74Kc) and, on
+# x86_64, an Atom C3000 (Denverton, Goldmont cores: network appliances), QEMU's
+# Denverton-v2 less the features QEMU 7.2's TCG does not implement (it would warn and
+# drop them), so the guest's CPUID is what the model says (the guest records its flags
+# in results.json, host.cpu_flags).
 # shellcheck disable=SC2034  # the variables are for the scripts that source this file
 arch_set() {
 	case $1 in
 	x86_64|x86|amd64)
 		arch=x86_64 k_arch=x86 k_cross='' k_gcc_pkg=gcc k_target=bzImage
 		k_image=arch/x86/boot/bzImage k_prefix='' q_bin=qemu-system-x86_64 q_machine=pc
-		q_cpu=max q_console=ttyS0 q_mem=1G deb_arch=amd64 q_pkg=qemu-system-x86
+		q_cpu=Denverton-v2,-tsc-deadline,-rdseed,-sha-ni,-spec-ctrl,-arch-capabilities,-ssbd,-3dnowprefetch,-xsavec
+		q_console=ttyS0 q_mem=1G deb_arch=amd64 q_pkg=qemu-system-x86
 		q_icount_append='' q_icount_opts='' q_icount_boot_slow=0 foreign=0
 		q_9p_root='' q_9p_out='' ;;
 	arm64|aarch64)

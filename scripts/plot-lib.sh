@@ -16,12 +16,13 @@ def variant_color:
 	| reduce .[] as $d (0; . * 16 + (if $d >= 97 then $d - 87 else $d - 48 end));'
 
 # jq: a matrix.json -> "6.12 · x86_64 -cpu max · clock icount (QEMU -icount
-# shift=0,sleep=off)": the kernel series, the guest's architecture and CPU (the host's
-# CPU for a run without QEMU) and the clock of its parts. $arch: run.txt's arch= or "".
+# shift=0,sleep=off)": the kernel series, the guest's architecture and CPU model (up to
+# its first comma: the features taken off it are in qemu.json; the host's CPU for a run
+# without QEMU) and the clock of its parts. $arch: run.txt's arch= or "".
 matrix_what_jq='
 def uniq_join: reduce .[] as $x ([]; if index([$x]) then . else . + [$x] end) | join(", ");
 ([.parts[].kernel_release | capture("^(?<s>[0-9]+\\.[0-9]+)").s] | uniq_join) as $series
-| ([.parts[] | select(.qemu) | .qemu_options // "" | capture("-cpu (?<c>[^ ]+)").c] | uniq_join)
+| ([.parts[] | select(.qemu) | .qemu_options // "" | capture("-cpu (?<c>[^ ,]+)").c] | uniq_join)
 	as $cpu
 | ([.parts[] | select(.qemu) | .qemu_options // "" | capture("-machine (?<m>[^ ]+)").m
 	| if . == "pc" then "x86_64" elif . == "virt" then "arm64" elif . == "malta" then "mipsel"
