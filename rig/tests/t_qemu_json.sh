@@ -39,10 +39,12 @@ check "qemu-json: the keys rig/src/data/raw_meta.c reads" \
 	'["string","string","string"]'
 
 write prof profile_plugin_sha256=ff profile_markers="pktgen_xmit,pktgen_stop_device" \
-	profile_counters="$odd"
+	profile_counters="$odd" profile_caches="74kc:65536:4:32:32768:4:32 a53:32768:2:64:32768:4:64"
 check "qemu-json --profile: exits 0" test "$rc" -eq 0
 check "qemu-json --profile: the counters as given" \
 	test "$(jq -r .profile.counters "$TMPD/prof.json")" = "$odd"
+check "qemu-json --profile: the cache models as given" \
+	test "$(jq -r .profile.caches "$TMPD/prof.json")" = "74kc:65536:4:32:32768:4:32 a53:32768:2:64:32768:4:64"
 
 write badint jobs=2x
 one_line "qemu-json: an integer that is none is one line" "$TMPD/err.badint" \
