@@ -561,6 +561,9 @@ struct acell {
 	double *pp;			/* per boot: profiled instructions per packet */
 	size_t nboots;
 	double cache[PROF_MAX_CACHES][PROF_NCOUNTS];	/* mean over boots, per packet */
+	double cmin[PROF_MAX_CACHES][PROF_NCOUNTS];	/* over every run, per packet */
+	double cmax[PROF_MAX_CACHES][PROF_NCOUNTS];
+	size_t nruns;
 };
 
 static double run_ns_per_packet(const struct raw_run *r)
@@ -616,6 +619,17 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 			if (r->part != p || r->workload != c->workload || r->dir != c->dir ||
 			    strcmp(r->key, c->key) || !usable(r))
 				continue;
+			for (j = 0; j < m[i].w->ncache; j++)
+				for (k = 0; k < PROF_NCOUNTS; k++) {
+					double v = (double)m[i].w->cache[j].v[k] /
+						   (double)r->pktgen.sent;
+
+					if (!c->nruns || v < c->cmin[j][k])
+						c->cmin[j][k] = v;
+					if (!c->nruns || v > c->cmax[j][k])
+						c->cmax[j][k] = v;
+				}
+			c->nruns++;
 			if (o->part_best && i != best)
 				continue;
 			w = o->part_best ? 1.0 : 1.0 / (double)nruns;
@@ -732,6 +746,9 @@ static int fill_cell(const struct acell *a, const struct acell *b, char *const *
 	pc->ns = n;
 	memcpy(pc->cache_row, a->cache, sizeof(pc->cache_row));
 	memcpy(pc->cache_base, b->cache, sizeof(pc->cache_base));
+	memcpy(pc->cache_min, a->cmin, sizeof(pc->cache_min));
+	memcpy(pc->cache_max, a->cmax, sizeof(pc->cache_max));
+	pc->cache_nruns = a->nruns;
 	sort_cell = pc;
 	qsort(pc->s, n, sizeof(*pc->s), cmp_sym);
 	return 0;
@@ -995,6 +1012,31 @@ static double cycles(const double *cnt, double insn, unsigned int pen)
 	return insn + (double)pen * (cnt[PROF_IMISS] + cnt[PROF_DMISS]);
 }
 
+/* per model, workload and direction: the lowest and highest misses per packet of a
+ * row's runs */
+static void cache_spread_md(FILE *f, const struct prof_result *res, size_t j)
+{
+	const struct prof_cell *c0 = NULL;
+	size_t i;
+
+	for (i = 0; i < res->nc; i++) {
+		const struct prof_cell *c = &res->c[i];
+
+		if (!c0 || c0->workload != c->workload || c0->dir != c->dir) {
+			fprintf(f, "\n### %s, %s %s: every run, lowest to highest\n\n"
+				"| row | runs | I misses | D misses |\n|:--|--:|--:|--:|\n",
+				res->model[j].name, brnf_workloads[c->workload].name,
+				raw_dir_names[c->dir]);
+			c0 = c;
+		}
+		fprintf(f, "| ");
+		md_escape(f, c->key);
+		fprintf(f, " | %zu | %.2f to %.2f | %.2f to %.2f |\n", c->cache_nruns,
+			c->cache_min[j][PROF_IMISS], c->cache_max[j][PROF_IMISS],
+			c->cache_min[j][PROF_DMISS], c->cache_max[j][PROF_DMISS]);
+	}
+}
+
 void prof_write_cache_md(FILE *f, const struct prof_result *res, const unsigned int *pen,
 			 size_t npen)
 {
@@ -1018,7 +1060,9 @@ void prof_write_cache_md(FILE *f, const struct prof_result *res, const unsigned 
 		"per instruction and per hit, a stated penalty per miss (");
 	for (k = 0; k < npen; k++)
 		fprintf(f, "%s%u", k ? ", " : "", pen[k]);
-	fprintf(f, " cycles); a row's change is against its baseline row.\n");
+	fprintf(f, " cycles); a row's change is against its baseline row. The values are "
+		"the boots' (each boot's best run, as in the matrix); under each model the "
+		"lowest and highest of every run of a row.\n");
 	for (j = 0; j < res->ncache; j++) {
 		const struct prof_cell *c0 = NULL;
 
@@ -1056,6 +1100,7 @@ void prof_write_cache_md(FILE *f, const struct prof_result *res, const unsigned 
 					cycles(b, c->base_profiled, pen[k]) - 1));
 			fprintf(f, "\n");
 		}
+		cache_spread_md(f, res, j);
 	}
 }
 

@@ -112,6 +112,11 @@ struct prof_cell {
 	/* the cache models, per packet, means over boots (the result's cache_names) */
 	double cache_row[PROF_MAX_CACHES][PROF_NCOUNTS];
 	double cache_base[PROF_MAX_CACHES][PROF_NCOUNTS];
+	/* the lowest and highest per packet over every matched run of the row's cell
+	 * (every run, not only the boots' values) */
+	double cache_min[PROF_MAX_CACHES][PROF_NCOUNTS];
+	double cache_max[PROF_MAX_CACHES][PROF_NCOUNTS];
+	size_t cache_nruns;
 };
 
 struct prof_result {
