@@ -71,7 +71,8 @@ static int window_close(const char *name, size_t line, struct prof_window *w, ch
 	uint64_t sum = 0;
 	size_t i, k = 0;
 
-	qsort(w->e, w->ne, sizeof(*w->e), cmp_entry);
+	if (w->ne)	/* an empty window has no array (qsort wants one) */
+		qsort(w->e, w->ne, sizeof(*w->e), cmp_entry);
 	for (i = 0; i < w->ne; i++) {
 		if (sum + w->e[i].count < sum) {
 			seterr(err, errlen, "%s:%zu: the counts of window %lu overflow", name,
@@ -533,7 +534,8 @@ static int collect_names(const struct match *m, size_t nm, char ***names, size_t
 			}
 			v[k++] = m[i].w->e[j].name;
 		}
-	qsort(v, k, sizeof(*v), cmp_strp);
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_strp);
 	for (i = 0, j = 0; i < k; i++)
 		if (!j || strcmp(v[j - 1], v[i]))
 			v[j++] = v[i];

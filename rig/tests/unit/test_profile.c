@@ -54,6 +54,12 @@ static void test_parse(void **state)
 	assert_int_equal(pf.restarts, 1);
 	assert_int_equal(pf.stray_ends, 3);
 	prof_free(&pf);
+	/* a window without instructions (the firmware-only run of t_profile_plugin.sh) */
+	parse_ok(HDR "window 1 0\nend 1\n"
+		 "summary windows 1 restarts 0 stray_ends 0 open_at_exit 0\n", &pf);
+	assert_int_equal(pf.nw, 1);
+	assert_int_equal(pf.w[0].ne, 0);
+	prof_free(&pf);
 	/* no window at all is a profile too */
 	parse_ok(HDR "summary windows 0 restarts 0 stray_ends 0 open_at_exit 1\n", &pf);
 	assert_int_equal(pf.nw, 0);
