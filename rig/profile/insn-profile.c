@@ -94,8 +94,9 @@ static struct cache_model caches[MAX_CACHES];
 static int ncaches;
 static unsigned int fetch_shift;
 
-/* an instruction fetch: the bytes from an instruction to the end of the next one that
- * starts a new granule, less one (fetched when the instruction executes) */
+/* an instruction fetch: the bytes of an instruction that ends in a granule its
+ * predecessor in the block did not end in (register_caches()), fetched when it
+ * executes */
 struct fetch_udata {
 	uint64_t addr;
 	unsigned int len;

@@ -141,31 +141,31 @@ static unsigned int line_access(struct cachesim *c, uint64_t line)
 	return !hit;
 }
 
-unsigned int cachesim_access(struct cachesim *c, uint64_t addr, unsigned int len)
+/* every line of [addr, addr + len) (len 0: one byte); @fetch: not the line fetched
+ * last */
+static unsigned int lines(struct cachesim *c, uint64_t addr, unsigned int len, bool fetch)
 {
 	uint64_t l = addr >> c->line_shift, last = (addr + (len ? len : 1) - 1) >> c->line_shift;
 	unsigned int m = 0;
 
 	for (;; l++) {
-		m += line_access(c, l);
+		if (!fetch || c->last != l + 1) {
+			m += line_access(c, l);
+			if (fetch)
+				c->last = l + 1;
+		}
 		if (l == last)
 			break;
 	}
 	return m;
 }
 
+unsigned int cachesim_access(struct cachesim *c, uint64_t addr, unsigned int len)
+{
+	return lines(c, addr, len, false);
+}
+
 unsigned int cachesim_fetch(struct cachesim *c, uint64_t addr, unsigned int len)
 {
-	uint64_t l = addr >> c->line_shift, last = (addr + (len ? len : 1) - 1) >> c->line_shift;
-	unsigned int m = 0;
-
-	for (;; l++) {
-		if (c->last != l + 1) {
-			m += line_access(c, l);
-			c->last = l + 1;
-		}
-		if (l == last)
-			break;
-	}
-	return m;
+	return lines(c, addr, len, true);
 }
