@@ -31,7 +31,8 @@ kernels:
 	echo "make kernels: $(K_SERIES) x $(K_VARIANTS): done in $$(( $$(date +%s) - t0 ))s"
 
 ## kernel SERIES=6.12 VARIANT=ondemand
-##   one variant (VARIANT may be NAME:N, the first N patches of a series)
+##   one variant (VARIANT may be NAME:N, the first N patches of a series; NAME+distro,
+##   NAME+openwrt: shaped like Debian's or OpenWrt's kernels, kernel/README.md)
 kernel:
 	@set -e; for s in $(K_SERIES); do for v in $(K_VARIANT); do \
 		BUILD="$(BUILD)" sh "$(TOP)/scripts/kernel-build" "$$s" "$$v"; \
