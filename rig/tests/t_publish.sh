@@ -89,6 +89,22 @@ check "matrix-compare: the baseline with its mean, unmoved" grep -q \
 	"$TMPD/mc"
 check "matrix-compare: nothing differs but the wall time" \
 	grep -q 'run.txt differs in (A / B): nothing but the wall time' "$TMPD/mc"
+# --suffixes: B's kernels renamed NAME+x (scripts/kernel-build's VARIANT+EXTRA) match A's
+mkdir -p "$TMPD/sx"
+cp "$D/run.txt" "$TMPD/sx/"
+jq '.rows[] |= (.key |= sub("^kernel=(?<k>[^ ]*)"; "kernel=\(.k)+x") | .kernel += "+x")' \
+	"$D/matrix.json" >"$TMPD/sx/matrix.json"
+mc "$D" "$TMPD/sx"
+check "matrix-compare: NAME+x matches no row of NAME without --suffixes (exit 2, got $rc)" \
+	test "$rc" -eq 2
+mc --suffixes "" +x "$D" "$TMPD/sx"
+check "matrix-compare --suffixes '' +x: exit status 0 (got $rc)" test "$rc" -eq 0
+check "matrix-compare --suffixes: the row named as in both runs, its changes as before" grep -q \
+	'^| vanilla / vanilla+x · global 0 · br-lan | download | +10.18% \[+9.44, +10.92\] | +10.18% \[+9.44, +10.92\] | +0.00 \[-0.85, +0.85\] | yes |$' \
+	"$TMPD/mc"
+check "matrix-compare --suffixes: every row of A matched" test \
+	"$(grep -c '^| [a-z-]* / [a-z-]*+x · .* | yes |$' "$TMPD/mc")" -eq \
+	"$(jq '[.rows[] | select(.baseline | not) | .cells[] | select(.workload == "pps64" and .change_pct != null)] | length' "$D/matrix.json")"
 
 # By hand, upload: both baselines 1000 ns, sd 0; the br-lan row 1100 ns in A, 1110 in B,
 # sd √300, n 3. Each change: 100 / 1000 · √(300 / 3) = 1 point of standard error, 2
