@@ -85,6 +85,8 @@ struct raw_part {
 /* pktgen's account of a pps run (schema 2) */
 struct raw_pktgen {
 	unsigned long long pkt_size, count, sent, received, errors, elapsed_us;
+	unsigned long long busy_us;	/* the c part of its result (the time it did not
+					 * yield), 0 when the result does not say */
 };
 
 /* One record: a measured run, or a verification pass (kind RAW_VERIFY_PASS, schema 2). */

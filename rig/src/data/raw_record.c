@@ -292,6 +292,8 @@ static int parse_pktgen(struct json_object *pg, struct raw_run *run, char *msg, 
 	struct raw_pktgen *p = &run->pktgen;
 	unsigned long long *v[] = { &p->pkt_size, &p->count, &p->sent, &p->received,
 				    &p->errors, &p->elapsed_us };
+	const char *res, *c;
+	char *end;
 	size_t i;
 
 	if (!pg || !json_object_is_type(pg, json_type_object)) {
@@ -318,6 +320,15 @@ static int parse_pktgen(struct json_object *pg, struct raw_run *run, char *msg, 
 	if (!p->elapsed_us) {
 		seterr(msg, len, "pktgen.elapsed_us is 0");
 		return -1;
+	}
+	/* pktgen's "OK: <elapsed>(c<busy>+d<idle>) usec": the time it did not yield */
+	res = rj_str(pg, "result");
+	c = res ? strstr(res, "(c") : NULL;
+	if (c && c[2] >= '0' && c[2] <= '9') {
+		errno = 0;
+		p->busy_us = strtoull(c + 2, &end, 10);
+		if (errno || *end != '+' || p->busy_us > p->elapsed_us)
+			p->busy_us = 0;
 	}
 	run->value = (double)p->elapsed_us * 1000.0 / (double)p->sent;
 	run->mpps = (double)p->sent / (double)p->elapsed_us;
