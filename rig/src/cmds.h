@@ -12,6 +12,7 @@ int cmd_render(int argc, char **argv);
 int cmd_matrix_kernels(int argc, char **argv);
 int cmd_rig(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_levels(int argc, char **argv);
 
 extern const struct opt run_opts[];
 extern const struct opt testbed_up_opts[];
@@ -19,5 +20,6 @@ extern const struct opt render_opts[];
 extern const struct opt matrix_kernels_opts[];
 extern const struct opt rig_opts[];
 extern const struct opt profile_opts[];
+extern const struct opt levels_opts[];
 
 #endif

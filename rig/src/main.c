@@ -54,6 +54,10 @@ static const struct cmd cmds[] = {
 	  "ab-matrix --profile)\n      against the baseline row, into DIR/profile.md and "
 	  "DIR/profile.csv",
 	  profile_opts, NULL },
+	{ "levels", cmd_levels, false, "DIR",
+	  "the test-bed levels of DIR's pps cells: floors, what the other runs drew, and\n"
+	  "      whether it depends on the row, into DIR/levels.md and DIR/levels.csv",
+	  levels_opts, NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
 	  "                 flags BRIDGE|global FAMILY=0|1...",
 	  "the test bed by hand (debugging, tests); up prints the namespace names",

@@ -16,6 +16,22 @@ check "and says what to do" grep -q "matrix.json: not found (run brnf render" "$
 check "brnf render (schema 2)" sh -c "'$BRNF' render '$D' >/dev/null"
 check "brnf render (schema 1)" sh -c "'$BRNF' render '$TMPD/r1' >/dev/null"
 
+# brnf levels: levels.md and levels.csv from raw/ alone, the same bytes again (its
+# permutation test has a fixed seed); a directory without pps runs is one line, exit 1
+check "brnf levels (schema 2)" sh -c "'$BRNF' levels '$D' >/dev/null"
+cp "$D/levels.md" "$TMPD/levels.md.1"
+check "brnf levels again: levels.md byte-identical" sh -c \
+	"'$BRNF' levels '$D' >/dev/null && cmp -s '$D/levels.md' '$TMPD/levels.md.1'"
+check "levels.md: the independence test" grep -q 'permutation p = [0-9.]* (10000 random' "$D/levels.md"
+check "levels.csv: one line per pps cell and a header" test "$(wc -l < "$D/levels.csv")" -eq 7
+run_rc "$BRNF" levels "$TMPD/r1" 2>"$TMPD/err"
+check "brnf levels without pps runs: exit 1 (got $rc)" test "$rc" -eq 1
+one_line "brnf levels without pps runs: one line naming the directory" "$TMPD/err" \
+	"r1: no pps runs"
+check "brnf levels without pps runs: no file left" sh -c "! ls '$TMPD/r1' | grep -q levels"
+run_rc "$BRNF" levels 2>"$TMPD/err"
+check "brnf levels without DIR: exit 2 (got $rc)" test "$rc" -eq 2
+
 # the plot: PNG and SVG, one panel per workload and direction, rows labelled with the
 # kernel and its flags, the same bytes when drawn again
 check "plot (schema 2)" sh "$S/plot" "$D"
