@@ -95,7 +95,7 @@ set -e
 check "make publish on a fresh clone: exit status 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/out" | tail -n 5
 check "make publish on a fresh clone: built the controller" test -x "$C/build/bin/brnf"
-for f in matrix.md matrix.json matrix.png matrix.svg; do
+for f in matrix.md matrix.json matrix.png matrix.svg levels.md levels.csv; do
 	check "make publish on a fresh clone: $f" test -s "$C/results/fixture/$f"
 done
 
