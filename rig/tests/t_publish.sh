@@ -22,7 +22,7 @@ check "brnf levels (schema 2)" sh -c "'$BRNF' levels '$D' >/dev/null"
 cp "$D/levels.md" "$TMPD/levels.md.1"
 check "brnf levels again: levels.md byte-identical" sh -c \
 	"'$BRNF' levels '$D' >/dev/null && cmp -s '$D/levels.md' '$TMPD/levels.md.1'"
-check "levels.md: the independence test" grep -q 'permutation p = [0-9.]* (10000 random' "$D/levels.md"
+check "levels.md: the independence test" grep -q 'permutation p = [0-9.]* over the boots (10000 random' "$D/levels.md"
 check "levels.csv: one line per pps cell and a header" test "$(wc -l < "$D/levels.csv")" -eq 7
 run_rc "$BRNF" levels "$TMPD/r1" 2>"$TMPD/err"
 check "brnf levels without pps runs: exit 1 (got $rc)" test "$rc" -eq 1
@@ -260,6 +260,18 @@ check "headline: a run measured another way is marked" grep -q \
 cp "$TMPD/summary/headline.svg" "$TMPD/h1"
 sh "$S/headline" "$TMPD/summary"
 check "headline again: the same SVG" cmp -s "$TMPD/h1" "$TMPD/summary/headline.svg"
+# a run of NAME+x kernels against nobrnf+x (kernel-build's +distro, +openwrt): drawn
+# under NAME, the same cells ($TMPD/sx: matrix-compare's renamed copy above)
+mkdir -p "$TMPD/sxsum"
+printf '%s\n' "$TMPD/sx" >"$TMPD/sxsum/sources"
+check "headline of a run against nobrnf+x" sh "$S/headline" "$TMPD/sxsum"
+check "headline against nobrnf+x: vanilla+x drawn as vanilla, the same cell" \
+	grep -q '^| 6.12, x86_64 ¹ | vanilla | +2.5% \[+1.9, +3.0\] | +2.5% \[+2.3, +2.7\] | - | - |$' \
+	"$TMPD/sxsum/summary.md"
+jq '(.rows[] | select(.baseline) | .kernel) = "vanilla"' "$TMPD/sx/matrix.json" >"$TMPD/sxb.json"
+mv "$TMPD/sxb.json" "$TMPD/sx/matrix.json"
+check "headline: a baseline other than nobrnf[+EXTRA] is an error naming it" sh -c \
+	"! sh '$S/headline' '$TMPD/sxsum' 2>'$TMPD/err' && grep -q 'the baseline row is vanilla, not nobrnf' '$TMPD/err'"
 printf '%s\n' "$TMPD/nothing" >"$TMPD/summary/sources"
 check "headline: a source without matrix.json is an error naming it" \
 	sh -c "! sh '$S/headline' '$TMPD/summary' 2>'$TMPD/err' && grep -q 'nothing/matrix.json: not found' '$TMPD/err'"
