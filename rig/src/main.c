@@ -56,7 +56,7 @@ static const struct cmd cmds[] = {
 	  profile_opts, NULL },
 	{ "levels", cmd_levels, false, "DIR",
 	  "the test-bed levels of DIR's pps cells: floors, what the other runs drew, and\n"
-	  "      whether it depends on the row, into DIR/levels.md and DIR/levels.csv",
+	  "      whether it depends on the kernel, into DIR/levels.md and DIR/levels.csv",
 	  levels_opts, NULL },
 	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
 	  "                 flags BRIDGE|global FAMILY=0|1...",
