@@ -588,10 +588,11 @@ int levels_write_md(FILE *f, const struct rowstats *rs, const struct levels *lv)
 		fprintf(f, "%zu rows in %zu configurations. χ² = %.2f, summed over the "
 			"configurations;\npermutation p = %.4f over the boots (%lu random "
 			"assignments of each configuration's\nboots to its rows, a boot's runs "
-			"kept together, a row keeping its number of boots;\nfixed seed): %s. A "
-			"boot is the unit because some levels are drawn once per boot\n(the ARP "
-			"table's seed). Each cell's floor run counts as not raised, so a row "
-			"with\nmore runs per cell has slightly more runs that can be raised.\n\n",
+			"kept together, a row keeping its number of boots;\nfixed seed): %s.\n"
+			"A boot is the unit because some levels are drawn once per boot (the "
+			"ARP table's\nseed). Each cell's floor run counts as not raised, so a "
+			"row with more runs per cell\nhas slightly more runs that can be "
+			"raised.\n\n",
 			lv->ntested_rows, lv->ntested_strata, lv->chi2, lv->p, lv->nperm,
 			lv->p < LEVELS_ALPHA ? "**the kernels draw levels differently** at 5%" :
 			"no dependence on the kernel found at 5%");
