@@ -115,6 +115,9 @@ while IFS='|' read -r _ run kern idl idu fd fu _; do
 	src=$(awk -F '\t' -v m="$mark" '$1 == m { print $2 }' "$TMPD/marks")
 	[ -n "$src" ] || { bad="$bad $kern:no-run"; continue; }
 	pps64 "$TOPDIR/$src/matrix.md" >"$TMPD/pps64"
+	# a run against nobrnf+EXTRA shows its NAME+EXTRA kernels as NAME (scripts/headline)
+	base=$(awk -F '\t' '$4 == "baseline" { print $1; exit }' "$TMPD/pps64")
+	kern="$kern${base#nobrnf}"
 	want=$(awk -F '\t' -v k="$kern" '$1 == k && $2 == "0" && $3 == "-" { print $4 "|" $5 }' "$TMPD/pps64")
 	fl=-
 	case $fd in *⁰*) fl='br-lan br-wlan' fg=0 ;; *) fg=1 ;; esac
