@@ -292,7 +292,7 @@ static void set_strata(const struct rowstats *rs, struct levels *lv)
 static int add_cell(struct levels *lv, const struct rowstats *rs, size_t i, int w, int d,
 		    size_t *cap)
 {
-	const struct rcell *c = &rs->rows[i].cell[w][d], *b;
+	const struct rcell *c = &rs->rows[i].cell[w][d];
 	struct levels_cell *lc;
 	size_t k;
 
@@ -329,22 +329,21 @@ static int add_cell(struct levels *lv, const struct rowstats *rs, size_t i, int 
 	qsort(lc->excess, c->n, sizeof(*lc->excess), cmp_double);
 	lc->floor_chg = NAN;
 	lc->step_pct = NAN;
-	b = rowstats_base_cell(rs, i, w, d);
-	if (!rowstats_is_base(rs, i) && b && b->n) {
-		double *bv = malloc(b->n * sizeof(*bv));
-
-		if (!bv)
-			return -ENOMEM;
-		/* a floor of the same kind as the cell's, or none */
-		if (cell_values(rs, b, bv) == lc->busy)
-			lc->base_floor = min_of(bv, b->n);
-		free(bv);
-	}
-	if (lc->base_floor > 0)
-		lc->floor_chg = 100 * (lc->floor - lc->base_floor) / lc->base_floor;
 	lv->row_n[i] += c->n;
 	lv->row_raised[i] += lc->raised;
 	return 0;
+}
+
+/* the cell of row @row, workload @w and direction @d, NULL when it has no pps runs */
+static const struct levels_cell *find_cell(const struct levels *lv, size_t row,
+					   enum brnf_workload w, enum raw_dir d)
+{
+	size_t k;
+
+	for (k = 0; k < lv->ncells; k++)
+		if (lv->cells[k].row == row && lv->cells[k].w == w && lv->cells[k].d == d)
+			return &lv->cells[k];
+	return NULL;
 }
 
 /* the permutation test over the boots (each row's runs of one part) */
@@ -408,10 +407,20 @@ int levels_compute(const struct rowstats *rs, struct levels *lv)
 			    (isnan(lv->step) || lc->excess[i] < lv->step))
 				lv->step = lc->excess[i];
 	}
+	/* each cell against its baseline's cell, whose floor is computed already */
 	for (k = 0; k < lv->ncells; k++) {
 		struct levels_cell *lc = &lv->cells[k];
+		const struct levels_cell *b;
 
-		if (!isnan(lc->floor_chg) && !isnan(lv->step))
+		if (rowstats_is_base(rs, lc->row) || rs->rows[lc->row].base == ROWSTATS_NO_BASE)
+			continue;
+		b = find_cell(lv, rs->rows[lc->row].base, lc->w, lc->d);
+		/* a floor of the same kind as the cell's, or none */
+		if (!b || b->busy != lc->busy || b->floor <= 0)
+			continue;
+		lc->base_floor = b->floor;
+		lc->floor_chg = 100 * (lc->floor - lc->base_floor) / lc->base_floor;
+		if (!isnan(lv->step))
 			lc->step_pct = 100 * lv->step / lc->base_floor;
 	}
 	for (i = 0; i < rs->nrows; i++) {
