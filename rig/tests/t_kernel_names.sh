@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/kernel-build's variant names (NAME[-m][:N][+distro|+openwrt]): the O= directory each
+# scripts/kernel-build's variant names (NAME[-m][:N][+distro|+openwrt|+trace]): the O= directory each
 # one is built in, and a one-line error for a name it cannot build. --print-dir builds
 # nothing and needs no kernel source. No root or network needed.
 set -eu
@@ -24,6 +24,9 @@ for f in distro openwrt; do
 done
 check "kernel/openwrt.config unsets JUMP_LABEL, as OpenWrt's generic config" \
 	grep -qx '# CONFIG_JUMP_LABEL is not set' "$TOPDIR/kernel/openwrt.config"
+check "ondemand:1+trace: kernel/trace.config merged last" dir_is 6.12 ondemand:1+trace ondemand-1+trace
+check "kernel/trace.config has kprobe events and no function tracer" sh -c \
+	"grep -qx 'CONFIG_KPROBE_EVENTS=y' '$TOPDIR/kernel/trace.config' && ! grep -q 'FUNCTION_TRACER=y' '$TOPDIR/kernel/trace.config'"
 
 # bad_name "what" SERIES VARIANT PATTERN: exit 1, one line on stderr matching PATTERN,
 # nothing written under BUILD
@@ -34,8 +37,9 @@ bad_name() {
 	check "$1: nothing written" test ! -e "$B"
 }
 bad_name "an unknown +suffix" 6.12 vanilla+foo "unknown '+foo' in 'vanilla+foo'"
+bad_name "vanilla+trace+distro" 6.12 vanilla+trace+distro "'vanilla+trace+distro': one +distro, +openwrt or +trace at most"
 bad_name "nftbridge+distro" 6.12 nftbridge+distro "'nftbridge+distro': nftbridge takes no +distro"
-bad_name "two suffixes" 6.12 vanilla+distro+openwrt "'vanilla+distro+openwrt': one +distro or +openwrt at most"
+bad_name "two suffixes" 6.12 vanilla+distro+openwrt "'vanilla+distro+openwrt': one +distro, +openwrt or +trace at most"
 bad_name "nobrnf-m+distro" 6.12 nobrnf-m+distro "variant 'nobrnf' has no br_netfilter"
 bad_name "a patch count of 0" 6.12 ondemand:0+distro "bad patch count in 'ondemand:0+distro'"
 bad_name "vanilla:1 (no series)" 6.12 vanilla:1 "variant 'vanilla' has no patch series"
