@@ -14,44 +14,30 @@
 #include "levels.h"
 #include "util.h"
 
-typedef int (*levels_writer)(FILE *f, const struct rowstats *rs, const struct levels *lv);
+struct levels_out {
+	const struct rowstats *rs;
+	const struct levels *lv;
+	int (*fn)(FILE *f, const struct rowstats *rs, const struct levels *lv);
+};
 
-/* DIR/NAME rendered in memory, then written beside it and renamed over it: never half
- * a file */
-static int emit(const struct rowstats *rs, const struct levels *lv, const char *name,
-		levels_writer fn)
+static int render_levels(FILE *f, void *arg)
 {
-	char path[4096], tmp[4096], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	const struct levels_out *o = arg;
+
+	return o->fn(f, o->rs, o->lv);
+}
+
+/* DIR/NAME, whole or not at all (file_render()) */
+static int emit(const struct rowstats *rs, const struct levels *lv, const char *name,
+		int (*fn)(FILE *f, const struct rowstats *rs, const struct levels *lv))
+{
+	struct levels_out o = { rs, lv, fn };
 	int ret;
 
-	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", rs->dir, name, (int)getpid()) >=
-		    (int)sizeof(tmp)) {
-		pr_err("%s/%s: path too long", rs->dir, name);
-		return -ENAMETOOLONG;
-	}
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		pr_err("%s: out of memory", path);
-		return -ENOMEM;
-	}
-	ret = fn(f, rs, lv);
-	if (fclose(f) && !ret)
-		ret = -ENOMEM;
+	ret = file_render(rs->dir, name, render_levels, &o);
 	if (!ret)
-		ret = file_write(tmp, buf, len, 0644);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	free(buf);
-	if (ret) {
-		unlink(tmp);
-		pr_err("%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	printf("%s\n", path);
-	return 0;
+		printf("%s/%s\n", rs->dir, name);
+	return ret;
 }
 
 int cmd_levels(int argc, char **argv)

@@ -88,34 +88,38 @@ const struct opt profile_opts[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+struct profile_out {
+	const char *name;
+	const struct prof_result *res;
+	const struct profile_cmd *o;
+};
+
+static int render_profile(FILE *f, void *arg)
+{
+	const struct profile_out *p = arg;
+
+	if (!strcmp(p->name, "profile.md"))
+		prof_write_md(f, p->res, p->o->top);
+	else if (!strcmp(p->name, "profile.csv"))
+		prof_write_csv(f, p->res);
+	else if (!strcmp(p->name, "cache.md"))
+		prof_write_cache_md(f, p->res, p->o->pen, p->o->npen);
+	else
+		prof_write_cache_csv(f, p->res, p->o->pen, p->o->npen);
+	return 0;
+}
+
+/* DIR/NAME, whole or not at all (file_render()) */
 static int write_out(const char *dir, const char *name, const struct prof_result *res,
 		     const struct profile_cmd *o)
 {
-	char path[4096], tmp[4200];
-	FILE *f;
+	struct profile_out p = { name, res, o };
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		pr_err("%s: %s", tmp, strerror(errno));
-		return -errno;
-	}
-	if (!strcmp(name, "profile.md"))
-		prof_write_md(f, res, o->top);
-	else if (!strcmp(name, "profile.csv"))
-		prof_write_csv(f, res);
-	else if (!strcmp(name, "cache.md"))
-		prof_write_cache_md(f, res, o->pen, o->npen);
-	else
-		prof_write_cache_csv(f, res, o->pen, o->npen);
-	if (fclose(f) || rename(tmp, path)) {
-		pr_err("%s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -EIO;
-	}
-	printf("%s\n", path);
-	return 0;
+	ret = file_render(dir, name, render_profile, &p);
+	if (!ret)
+		printf("%s/%s\n", dir, name);
+	return ret;
 }
 
 int cmd_profile(int argc, char **argv)

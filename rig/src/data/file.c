@@ -80,15 +80,12 @@ int read_file(const char *path, char **buf, size_t *len)
 	return file_read(path, 0, buf, len, NULL, 0);
 }
 
-int file_write(const char *path, const char *buf, size_t len, mode_t mode)
+/* Write all of buf to fd (fsync'd when sync) and close it. 0 or -errno. */
+static int write_close(int fd, const char *buf, size_t len, mode_t mode, int sync)
 {
 	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
 
-	/* never through a link planted where the file goes (brnf writes as root) */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
 	/* an existing file keeps its mode otherwise, and the umask is not ours to trust */
 	if (fchmod(fd, mode))
 		err = -errno;
@@ -103,12 +100,62 @@ int file_write(const char *path, const char *buf, size_t len, mode_t mode)
 		buf += n;
 		len -= n;
 	}
+	if (sync && !err && fsync(fd))
+		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
 }
 
+int file_write(const char *path, const char *buf, size_t len, mode_t mode)
+{
+	int fd;
+
+	/* never through a link planted where the file goes (brnf writes as root) */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	return write_close(fd, buf, len, mode, 0);
+}
+
 int write_file(const char *path, const char *buf, size_t len)
 {
 	return file_write(path, buf, len, 0644);
+}
+
+int file_render(const char *dir, const char *name, file_render_fn fn, void *arg)
+{
+	char path[4096], tmp[4096], *buf = NULL;
+	size_t len = 0;
+	int ret, fd = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid()) >=
+		    (int)sizeof(tmp)) {
+		pr_err("%s/%s: path too long", dir, name);
+		return -ENAMETOOLONG;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		pr_err("%s: out of memory", path);
+		return -ENOMEM;
+	}
+	ret = fn(f, arg);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	if (!ret) {
+		/* a new file, never one (or a link) that is there already */
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		ret = fd < 0 ? -errno : write_close(fd, buf, len, 0644, 1);
+	}
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	free(buf);
+	if (ret) {
+		if (fd >= 0)
+			unlink(tmp);
+		pr_err("%s: %s", path, strerror(-ret));
+	}
+	return ret;
 }

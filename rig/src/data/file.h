@@ -7,6 +7,7 @@
 #define BRNF_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -23,5 +24,16 @@ int read_file(const char *path, char **buf, size_t *len);
 int file_write(const char *path, const char *buf, size_t len, mode_t mode);
 /* file_write() with mode 0644. */
 int write_file(const char *path, const char *buf, size_t len);
+
+/* What file_render() calls to write the file's text to f: 0 or -errno. */
+typedef int (*file_render_fn)(FILE *f, void *arg);
+/*
+ * Write DIR/NAME whole or not at all: fn(f, arg) renders it into memory, which goes to
+ * DIR/.NAME.tmp.PID (a new file, mode 0644, never through a link), is synced and
+ * renamed over DIR/NAME, so a reader sees the old file or all of the new one. On
+ * failure nothing is left behind and one "brnf: DIR/NAME: reason" line is on stderr.
+ * 0 or -errno (fn's own error passed on).
+ */
+int file_render(const char *dir, const char *name, file_render_fn fn, void *arg);
 
 #endif /* BRNF_FILE_H */

@@ -10,16 +10,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "errbuf.h"
+#include "file.h"
 #include "render.h"
 #include "rowstats.h"
 #include "rtables.h"
@@ -648,57 +647,27 @@ static int write_csv(struct rowstats *rs, struct rtables *tb, const struct summa
 	return table_print_csv(&tb->cells, f);
 }
 
-/* Write <dir>/<name> through <dir>/.<name>.tmp.<pid> and rename(2). */
-static int write_file(struct rowstats *rs, const char *name, writer_fn fn,
+struct render_out {
+	writer_fn fn;
+	struct rowstats *rs;
+	struct rtables *tb;
+	const struct summary *sm;
+};
+
+static int render_one(FILE *f, void *arg)
+{
+	struct render_out *o = arg;
+
+	return o->fn(o->rs, o->tb, o->sm, f);
+}
+
+/* <dir>/<name>, whole or not at all (file_render()) */
+static int write_one(struct rowstats *rs, const char *name, writer_fn fn,
 		      struct rtables *tb, const struct summary *sm)
 {
-	char path[4096], tmp[4096];
-	FILE *f;
-	int ret, fd;
+	struct render_out o = { fn, rs, tb, sm };
 
-	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", rs->dir, name, (int)getpid()) >=
-		    (int)sizeof(tmp)) {
-		pr_err("%s/%s: path too long", rs->dir, name);
-		return -ENAMETOOLONG;
-	}
-	/* a new file, never one (or a link) that is there already */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		pr_err("%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	ret = fn(rs, tb, sm, f);
-	if (ret) {
-		fclose(f);
-		unlink(tmp);
-		pr_err("%s: %s", tmp, strerror(-ret));
-		return ret;
-	}
-	if (fflush(f) || fsync(fileno(f))) {
-		ret = -errno;
-		fclose(f);
-		unlink(tmp);
-		pr_err("%s: %s", tmp, strerror(-ret));
-		return ret;
-	}
-	if (fclose(f)) {
-		ret = -errno;
-		unlink(tmp);
-		pr_err("%s: %s", tmp, strerror(-ret));
-		return ret;
-	}
-	if (rename(tmp, path)) {
-		ret = -errno;
-		unlink(tmp);
-		pr_err("%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return file_render(rs->dir, name, render_one, &o);
 }
 
 /* The text tables and the verdict, or the JSON summary. */
@@ -767,7 +736,7 @@ int render_dir(const char *dir, const struct render_opts *o)
 		goto out_free;
 	}
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		ret = write_file(&rs, files[i].name, files[i].fn, &tb, &sm);
+		ret = write_one(&rs, files[i].name, files[i].fn, &tb, &sm);
 		if (ret)
 			goto out_free;
 	}

@@ -2,6 +2,8 @@
 /* Unit tests of the one whole-file reader and writer (rig/src/data/file.c). */
 #include "unit.h"
 
+#include <dirent.h>
+
 #include "file.h"
 
 static void test_read(void **state)
@@ -77,12 +79,80 @@ static void test_write_no_follow(void **state)
 	rmdir(dir);
 }
 
+static int render_text(FILE *f, void *arg)
+{
+	fputs(arg, f);
+	return 0;
+}
+
+static int render_fails(FILE *f, void *arg)
+{
+	(void)arg;
+	fputs("half", f);
+	return -EINVAL;
+}
+
+/* how many entries dir has besides . and .. */
+static int entries(const char *dir)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_render(void **state)
+{
+	char dir[] = "/tmp/brnf-unit-file.XXXXXX", path[64], target[64], *buf = NULL;
+	char text[] = "whole\n";
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.md", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	assert_int_equal(file_render(dir, "t.md", render_text, text), 0);
+	assert_int_equal(read_file(path, &buf, NULL), 0);
+	assert_string_equal(buf, "whole\n");
+	free(buf);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* the renderer fails: the old file stays as it was, no temporary file is left */
+	assert_int_equal(file_render(dir, "t.md", render_fails, NULL), -EINVAL);
+	assert_int_equal(read_file(path, &buf, NULL), 0);
+	assert_string_equal(buf, "whole\n");
+	free(buf);
+	assert_int_equal(entries(dir), 1);
+	/* a link where the file goes is replaced, its target not written */
+	assert_int_equal(write_file(target, "mine\n", 5), 0);
+	unlink(path);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(file_render(dir, "t.md", render_text, text), 0);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(read_file(target, &buf, NULL), 0);
+	assert_string_equal(buf, "mine\n");
+	free(buf);
+	/* a directory that is not there: the error, nothing made */
+	assert_int_equal(file_render("/nonexistent", "t.md", render_text, text), -ENOENT);
+	unlink(path);
+	unlink(target);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_write_no_follow),
 		cmocka_unit_test(test_write_mode),
+		cmocka_unit_test(test_render),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
