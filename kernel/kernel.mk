@@ -87,7 +87,8 @@ kernel-shell: guest-deps
 ### flip-bench [BENCH_REV=rev] [BENCH_OPTS="--reps 5"]
 ###   benchmark: the control plane, flips of nf_call_iptables and the sysctls per second
 ###   and an unrelated RTNL operation beside them, on vanilla and ondemand (and the
-###   ondemand series of BENCH_REV), QEMU realtime with 2 vCPUs; prints a table
+###   ondemand series of BENCH_REV), QEMU realtime with 2 vCPUs; prints a table;
+###   BENCH_OPTS=--trace: on VARIANT+trace kernels, how long each flip holds RTNL too
 flip-bench:
 	@BUILD="$(BUILD)" sh "$(TOP)/scripts/flip-bench" --series $(firstword $(K_SERIES)) \
 		$(if $(BENCH_REV),--old-rev $(BENCH_REV)) $(BENCH_OPTS)

@@ -20,11 +20,24 @@
 # Prints, per measurement:
 #   bench case=C rep=R ops=N seconds=X
 # (seconds: elapsed guest time of the N operations) and "bench: done" at the end.
+# On a kernel with kprobe events (VARIANT+trace, kernel/trace.config), also how long the
+# netlink, same and sysctl cases held RTNL: every hold of the case's own processes (comm
+# ip or sh), from the return of rtnl_lock() (or of a successful rtnl_trylock() or
+# rtnl_lock_killable()) to the entry of __rtnl_unlock(), paired per task, in nanoseconds
+# of the trace's clock (x86-tsc: TSC ticks, nanoseconds under -icount); netlink: the
+# holds in which br_changelink() ran, from rtnl_newlink()'s entry (rtnl-holds.awk says
+# why):
+#   bench case=C-rtnl rep=R ops=N seconds=X   X: the holds' sum; per op in the table
+#   bench case=netlink-rtnl-on|-off ...       the same for the flips to 1 and to 0, when
+#                                             the flips held RTNL once each
+#   holds case=C rep=R ops=N count=H p50_ns=M max_ns=X clock=CLOCK
+# The probes' own cost is in every hold, on every kernel alike.
 # Exit 1 when a step fails.
 set -u
 
 flips=${1:-2000}
 reps=${2:-3}
+here=$(cd "$(dirname "$0")" && pwd)
 P=brnfflip$$
 tmp=/tmp/$P
 mkdir -p "$tmp"
@@ -42,6 +55,56 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+
+# RTNL holds from kprobe events, when the kernel has them
+T=/sys/kernel/tracing
+hold=0
+[ -e "$T/kprobe_events" ] || mount -t tracefs nodev "$T" 2>/dev/null
+if [ -w "$T/kprobe_events" ]; then
+	echo 0 >"$T/tracing_on"
+	# x86-tsc where there is one: whole ticks, one per nanosecond and instruction under
+	# -icount (sched_clock, behind local and global, runs in jiffies once the
+	# clocksource watchdog has found a TCG guest's TSC unstable); else mono
+	clk=mono
+	grep -qw x86-tsc "$T/trace_clock" && clk=x86-tsc
+	echo "$clk" >"$T/trace_clock" || die "$T/trace_clock: cannot set $clk"
+	{ echo 'r:brnf/acq rtnl_lock' && echo 'p:brnf/rel __rtnl_unlock' &&
+	  echo 'r:brnf/tacq rtnl_trylock ret=$retval' &&
+	  echo 'r:brnf/kacq rtnl_lock_killable ret=$retval' &&
+	  echo 'p:brnf/newlink rtnl_newlink' && echo 'p:brnf/chg br_changelink'; } \
+		>>"$T/kprobe_events" ||
+		die "$T/kprobe_events: cannot add the RTNL probes"
+	echo 1 >"$T/events/brnf/enable" || die "$T/events/brnf: cannot enable"
+	hold=1
+fi
+hold_start() {
+	[ "$hold" = 1 ] || return 0
+	: >"$T/trace"
+	echo 1 >"$T/tracing_on"
+}
+# hold_end CASE REP OPS COMM [EVENT]: the holds of processes named COMM since
+# hold_start; with EVENT only those in which it fired (rtnl-holds.awk)
+hold_end() {
+	[ "$hold" = 1 ] || return 0
+	echo 0 >"$T/tracing_on"
+	awk -v comm="$4" -v need="${5:-}" -f "$here/rtnl-holds.awk" "$T/trace" \
+		>"$tmp/holds" || die "$T/trace: cannot read"
+	! grep -q 'LOST' "$T/trace" || die "$1: the trace lost events"
+	sort -n "$tmp/holds" >"$tmp/holds.sorted"
+	awk -v c="$1" -v r="$2" -v n="$3" -v sorted="$tmp/holds.sorted" -v clk="$clk" '
+		{ sum += $1; if (NR % 2) on += $1; else off += $1 }
+		END {
+			printf "bench case=%s-rtnl rep=%d ops=%d seconds=%.9f\n", c, r, n, sum / 1e9
+			if (NR == n && n % 2 == 0) {
+				printf "bench case=%s-rtnl-on rep=%d ops=%d seconds=%.9f\n", c, r, n / 2, on / 1e9
+				printf "bench case=%s-rtnl-off rep=%d ops=%d seconds=%.9f\n", c, r, n / 2, off / 1e9
+			}
+			k = 0
+			while ((getline v < sorted) > 0) x[++k] = v
+			printf "holds case=%s rep=%d ops=%d count=%d p50_ns=%s max_ns=%s clock=%s\n", c,
+				r, n, k, k ? x[int((k + 1) / 2)] : "-", k ? x[k] : "-", clk
+		}' "$tmp/holds"
+}
 
 i=0
 while [ $i -lt "$flips" ]; do
@@ -77,10 +140,13 @@ ip netns add "${P}r" || die "ip netns add failed"
 
 r=1
 while [ "$r" -le "$reps" ]; do
+	hold_start
 	s=$(user_flips) || die "netlink flips failed"
 	echo "bench case=netlink rep=$r ops=$flips seconds=$s"
+	hold_end netlink "$r" "$flips" ip chg
 
 	for c in same sysctl; do
+		hold_start
 		s=$(ip netns exec "${P}s" sh -c '
 			f=$1 n=$2 c=$3 i=0 v=0
 			t0=$(date +%s.%N)
@@ -93,6 +159,7 @@ while [ "$r" -le "$reps" ]; do
 			awk -v a="$t0" -v b="$t1" "BEGIN { printf \"%.6f\", b - a }"' \
 			sh "$f" "$flips" "$c") || die "sysctl writes ($c) failed"
 		echo "bench case=$c rep=$r ops=$flips seconds=$s"
+		hold_end "$c" "$r" "$flips" sh
 	done
 	ip netns exec "${P}s" sh -c "echo 0 >$f"
 
