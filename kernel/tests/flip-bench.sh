@@ -5,11 +5,14 @@
 #
 # usage: flip-bench.sh [FLIPS] [REPS]   (default 2000 flips, 3 repetitions)
 #
+# Every namespace with a bridge sets its three bridge-nf-call-* sysctls to 0 first (as
+# OpenWrt's kmod-br-netfilter does): at their default 1 the hooks stay registered
+# whatever one of them or a bridge's flag says, and no flip would be an edge on ondemand.
 # Cases, each REPS times, one line each:
 #   netlink   an unprivileged user (nobody) in its own user and network namespace
-#             (unshare -Urn) makes br0 and sends FLIPS `link set br0 type bridge
-#             nf_call_iptables 1|0`, alternating, in one `ip -batch`
-#   same      FLIPS writes of the value it already has (0) to that namespace's
+#             (unshare -Urn) makes br0, sets the sysctls to 0 and sends FLIPS `link set
+#             br0 type bridge nf_call_iptables 1|0`, alternating, in one `ip -batch`
+#   same      FLIPS writes of the value it already has (0) to another namespace's
 #             bridge-nf-call-iptables, from one shell (what sysctl --system and
 #             container engines do at boot)
 #   sysctl    FLIPS writes alternating 1 and 0 to it
@@ -17,7 +20,11 @@
 #             another namespace: an operation that takes RTNL and has nothing to do with
 #             bridges, alone
 #   rtnl+flip the same while the netlink case's flips run on the other vCPU
-# Prints, per measurement:
+# Prints first how many of br_netfilter's hooks `nft list hooks` shows in that namespace
+# with everything 0, with bridge-nf-call-iptables 1 and with br0's nf_call_iptables 1
+# (on ondemand 0, then all of them: each flip is an edge; on vanilla always all):
+#   edges off=N sysctl=N flag=N
+# then, per measurement:
 #   bench case=C rep=R ops=N seconds=X
 # (seconds: elapsed guest time of the N operations) and "bench: done" at the end.
 # On a kernel with kprobe events (VARIANT+trace, kernel/trace.config), also how long the
@@ -125,6 +132,9 @@ rtnl_ops=$((i * 2))
 user_flips() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urn sh -c '
 		ip link add br0 type bridge || exit 1
+		for s in iptables ip6tables arptables; do
+			echo 0 >/proc/sys/net/bridge/bridge-nf-call-$s || exit 1
+		done
 		t0=$(date +%s.%N)
 		ip -batch "$1" || exit 1
 		t1=$(date +%s.%N)
@@ -135,8 +145,22 @@ user_flips >/dev/null || die "an unprivileged user cannot flip nf_call_iptables 
 ip netns add "${P}s" || die "ip netns add failed"
 ip -n "${P}s" link add br0 type bridge || die "no bridge"
 f=/proc/sys/net/bridge/bridge-nf-call-iptables
-ip netns exec "${P}s" sh -c "echo 0 >$f" || die "$f: cannot write"
+for s in iptables ip6tables arptables; do
+	ip netns exec "${P}s" sh -c "echo 0 >${f%iptables}$s" || die "${f%iptables}$s: cannot write"
+done
 ip netns add "${P}r" || die "ip netns add failed"
+# br_netfilter's hooks in ${P}s now, with the sysctl and with br0's flag
+hooks_now() {
+	ip netns exec "${P}s" nft list hooks 2>/dev/null | grep -c 'br_nf_\|ip_sabotage_in'
+}
+e_off=$(hooks_now)
+ip netns exec "${P}s" sh -c "echo 1 >$f" || die "$f: cannot write"
+e_sysctl=$(hooks_now)
+ip netns exec "${P}s" sh -c "echo 0 >$f"
+ip -n "${P}s" link set br0 type bridge nf_call_iptables 1 || die "cannot set nf_call_iptables"
+e_flag=$(hooks_now)
+ip -n "${P}s" link set br0 type bridge nf_call_iptables 0
+echo "edges off=$e_off sysctl=$e_sysctl flag=$e_flag"
 
 r=1
 while [ "$r" -le "$reps" ]; do

@@ -83,7 +83,13 @@ vanilla+trace case=same rep=1 ops=4 count=0 p50_ns=- max_ns=- clock=x86-tsc
 ondemand+trace case=same rep=1 ops=4 count=4 p50_ns=20000 max_ns=30000 clock=x86-tsc
 ondemand+trace case=same rep=2 ops=4 count=4 p50_ns=10000 max_ns=90000 clock=x86-tsc
 EOF
+cat >"$TMPD/h/edges.txt" <<'EOF'
+vanilla+trace off=7 sysctl=7 flag=7
+ondemand+trace off=0 sysctl=7 flag=7
+EOF
 check "holds: the table is drawn" sh -c "sh '$FB' --table '$TMPD/h' >/dev/null"
+check "edges: the hooks with everything off, the sysctl, the flag" \
+	grep -Eq '^ondemand\+trace +0 +7 +7$' "$TMPD/h/table.txt"
 check "holds: a sum of 0 has no rate and no change" \
 	grep -Eq '^same-rtnl +vanilla\+trace +1 +0\.0 +- +n/a$' "$TMPD/h/table.txt"
 check "holds: count and p50 the median over the repetitions, max the longest" \
