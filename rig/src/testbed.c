@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "brflags.h"
 #include "link.h"
 #include "lock.h"
 #include "netns.h"
@@ -202,6 +203,22 @@ static int ap_setup(struct testbed *tb, struct nl *nl, unsigned int flags)
 		err = sysctl_write("net.ipv6.conf.all.forwarding", "1");
 	if (err)
 		return err;
+	/*
+	 * Bridge netfilter off before the first bridge, as a router boots (OpenWrt
+	 * applies kmod-br-netfilter's sysctl file before netifd makes br-lan); the row
+	 * sets its own values later. At the namespace's default 1, ondemand would
+	 * register its hooks with the first bridge and remove them at the row's 0, and
+	 * the registration turns on for good the fake-rtable test of every bridged
+	 * frame (br_drop_fake_rtable()): an everything-off row would then measure a
+	 * kernel on which filtering has been on once since boot.
+	 */
+	if (sysctl_have_br_netfilter()) {
+		static const bool off[BRNF_NFAMILIES];
+
+		err = brflags_global_set(off);
+		if (err)
+			return err;
+	}
 	for (i = 0; i < BRNF_NBRIDGES; i++) {
 		fd = netns_open(tb->ns[bridge_peer[i]]);
 		if (fd < 0)

@@ -18,6 +18,14 @@ for br in br-lan br-wlan; do
 	check "$br forward_delay 0" test "$(ip netns exec "$AP" cat /sys/class/net/$br/bridge/forward_delay)" = 0
 done
 
+# bridge netfilter off from before the first bridge (testbed.c, ap_setup()), as a router
+# boots: the three sysctls 0 wherever br_netfilter is there to have them
+check "testbed up: every bridge-nf-call-* sysctl 0 in the AP (or no br_netfilter there)" \
+	ip netns exec "$AP" sh -c '[ ! -e /proc/sys/net/bridge/bridge-nf-call-iptables ] ||
+		[ "$(cat /proc/sys/net/bridge/bridge-nf-call-iptables \
+			/proc/sys/net/bridge/bridge-nf-call-ip6tables \
+			/proc/sys/net/bridge/bridge-nf-call-arptables | tr -d "\n")" = 000 ]'
+
 sysfs() { ip netns exec "$AP" cat "/sys/class/net/$1/bridge/nf_call_$2"; }
 for br in br-lan br-wlan; do
 	for fam in iptables ip6tables arptables; do
