@@ -65,7 +65,9 @@ for d in "$TOPDIR"/results/*-flip-bench*; do
 	n=${d##*/}
 	mkdir -p "$TMPD/$n"
 	cp "$d/bench.txt" "$TMPD/$n/"
-	[ ! -e "$d/holds.txt" ] || cp "$d/holds.txt" "$TMPD/$n/"
+	for f in holds.txt edges.txt; do
+		[ ! -e "$d/$f" ] || cp "$d/$f" "$TMPD/$n/"
+	done
 	check "$n: --table draws table.txt again, the same bytes" sh -c \
 		"sh '$FB' --table '$TMPD/$n' >/dev/null && cmp -s '$TMPD/$n/table.txt' '$d/table.txt'"
 done
