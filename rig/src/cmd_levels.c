@@ -27,19 +27,6 @@ static int render_levels(FILE *f, void *arg)
 	return o->fn(f, o->rs, o->lv);
 }
 
-/* DIR/NAME, whole or not at all (file_render()) */
-static int emit(const struct rowstats *rs, const struct levels *lv, const char *name,
-		int (*fn)(FILE *f, const struct rowstats *rs, const struct levels *lv))
-{
-	struct levels_out o = { rs, lv, fn };
-	int ret;
-
-	ret = file_render(rs->dir, name, render_levels, &o);
-	if (!ret)
-		printf("%s/%s\n", rs->dir, name);
-	return ret;
-}
-
 int cmd_levels(int argc, char **argv)
 {
 	struct rowstats_opts ro = { 0 };
@@ -65,9 +52,11 @@ int cmd_levels(int argc, char **argv)
 	else if (ret)
 		pr_err("%s: out of memory", dir[0]);
 	if (!ret)
-		ret = emit(&rs, &lv, "levels.md", levels_write_md);
+		ret = render_and_say(rs.dir, "levels.md", render_levels,
+				     &(struct levels_out){ &rs, &lv, levels_write_md });
 	if (!ret)
-		ret = emit(&rs, &lv, "levels.csv", levels_write_csv);
+		ret = render_and_say(rs.dir, "levels.csv", render_levels,
+				     &(struct levels_out){ &rs, &lv, levels_write_csv });
 	levels_free(&lv);
 	rowstats_free(&rs);
 	return ret ? EXIT_ERR : EXIT_OK;

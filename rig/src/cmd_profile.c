@@ -109,17 +109,10 @@ static int render_profile(FILE *f, void *arg)
 	return 0;
 }
 
-/* DIR/NAME, whole or not at all (file_render()) */
 static int write_out(const char *dir, const char *name, const struct prof_result *res,
 		     const struct profile_cmd *o)
 {
-	struct profile_out p = { name, res, o };
-	int ret;
-
-	ret = file_render(dir, name, render_profile, &p);
-	if (!ret)
-		printf("%s/%s\n", dir, name);
-	return ret;
+	return render_and_say(dir, name, render_profile, &(struct profile_out){ name, res, o });
 }
 
 int cmd_profile(int argc, char **argv)

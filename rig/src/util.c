@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include <openssl/evp.h>
 
+#include "file.h"
 #include "util.h"
 
 volatile sig_atomic_t brnf_stop;
@@ -42,6 +43,15 @@ int json_write_file(const char *path, struct json_object *o)
 	if (err)
 		pr_err("write %s: %s", path, strerror(-err));
 	return err;
+}
+
+int render_and_say(const char *dir, const char *name, file_render_fn fn, void *arg)
+{
+	int ret = file_render(dir, name, fn, arg);
+
+	if (!ret)
+		printf("%s/%s\n", dir, name);
+	return ret;
 }
 
 int mkdir_new(const char *path)

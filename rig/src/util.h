@@ -30,6 +30,9 @@ void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write o to path as pretty JSON (record.json, provenance.json; file_write(): never
  * through a link); 0 or -errno with a message. */
 int json_write_file(const char *path, struct json_object *o);
+/* file_render() of DIR/NAME (file.h), then "DIR/NAME" on stdout: a table a command
+ * writes. 0 or -errno with a message. */
+int render_and_say(const char *dir, const char *name, file_render_fn fn, void *arg);
 /* mkdir -p with mode 0755 (what exists is taken as it is). 0 or -errno. */
 int mkdir_p(const char *path);
 /* mkdir with mode 0755 of a directory that must not exist yet (-EEXIST, also for a
