@@ -38,13 +38,14 @@ check "ab-matrix: the matrix is rendered from what was kept" test -s "$TMPD/ab/m
 
 # a guest that stalls once (every process stopped 15 s after boot, --stall 30) and the
 # boot that replaces it; --watch 0, as the stopped watcher would not answer (t_qemu.sh
-# checks its dump)
+# checks its dump). Two 10 s flows: the stop falls inside them (two 5 s flows ended
+# before it on a fast host, and the guest never stalled)
 printf 'kernel=legacy global=0\n' >"$TMPD/m1"
 rc=0
 FAULT_HANG_KERNEL=$(kernel_of legacy) FAULT_HANG_ONCE=$TMPD/hang-once \
 QEMU="$TOP/scripts/storm/tests/qemu-fault" \
 	sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m1" --clock realtime --boots 1 --reps 1 --flows 1 \
-	--workloads tcp --target-workloads none --time 5 --omit 0 --timeout 600 --stall 30 --watch 0 \
+	--workloads tcp --target-workloads none --time 10 --omit 0 --timeout 600 --stall 30 --watch 0 \
 	--retries 1 --out "$TMPD/ab1" >"$TMPD/ab1.out" 2>&1 || rc=$?
 check "ab-matrix with a guest that stalls once: exit status 0 (got $rc)" test "$rc" -eq 0
 check "ab-matrix: the stall is reported as such, before the time limit" \
