@@ -3,9 +3,12 @@
  * `brnf run`'s matrix loop (run.h).
  *
  * Measured runs: for rep in 1..R (with --fresh-testbed each on the test bed built
- * anew), for each row (interleaved, so that drift does not favour a row): configure the AP (switches, ruleset), then for each workload and
- * direction one run, with nothing else loaded in the AP: no counting rules, whose
- * per-packet cost would be part of what is measured.
+ * anew), for each row (interleaved, so that drift does not favour a row); or, with
+ * --order rows, for each row, for rep in 1..R (so that what a row leaves on for the
+ * rest of the boot, a static key say, reaches only the rows after it). Each time:
+ * configure the AP (switches, ruleset), then for each workload and direction one run,
+ * with nothing else loaded in the AP: no counting rules, whose per-packet cost would
+ * be part of what is measured.
  *
  * Then each row's verification pass, in the same boot: the row configured again, the
  * counting rules loaded, a short flow each way, the counters read, the rules removed;
@@ -340,11 +343,39 @@ static int testbed_again(struct run *r)
 	return err;
 }
 
+/* Repetition rep of row i: the AP configured, then each workload and direction (those
+ * that --repeat-workloads leaves to repetitions after the first only in the first). */
+static int measure_row(struct run *r, size_t i, unsigned int rep)
+{
+	struct readback rb;
+	unsigned int k, d;
+	bool mismatch;
+	int err;
+
+	if (brnf_stop)
+		return -EINTR;
+	/* a read-back that differs is said here and judged in the row's verification pass */
+	err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rb, &mismatch);
+	for (k = 0; k < r->nwl && !err; k++) {
+		if (rep > 1 && !(r->repeat_mask & (1u << r->wl[k])))
+			continue;	/* --repeat-workloads */
+		for (d = 0; d < ARRAY_SIZE(directions) && !err; d++)
+			err = brnf_stop ? -EINTR : measure(r, i, &rb, r->wl[k], d, rep);
+	}
+	return brnf_stop && err ? -EINTR : err;
+}
+
+/* Before repetition rep (> 1) on the test bed built anew, with --fresh-testbed. */
+static int next_rep(struct run *r, unsigned int rep)
+{
+	if (rep == 1 || !r->c.fresh_testbed)
+		return 0;
+	return brnf_stop ? -EINTR : testbed_again(r);
+}
+
 int run_cells(struct run *r)
 {
-	unsigned int rep, k, d;
-	struct readback rb;
-	bool mismatch;
+	unsigned int rep;
 	size_t i;
 	int err;
 
@@ -355,31 +386,30 @@ int run_cells(struct run *r)
 	err = r->c.verify_before ? verify_rows(r) : 0;
 	if (err)
 		return err;
-	for (rep = 1; rep <= r->c.reps; rep++) {
-		if (rep > 1 && r->c.fresh_testbed) {
-			err = brnf_stop ? -EINTR : testbed_again(r);
-			if (err)
-				return err;
-		}
-		for (i = 0; i < r->m.nrows; i++) {
+	if (r->c.order_rows) {
+		/* rows first; a row's repetition 1 after another row's last one is a
+		 * repetition after the first too: on a test bed built anew */
+		unsigned int done = 0;
+
+		for (i = 0; i < r->m.nrows && !err; i++) {
 			if (!r->ran[i])
 				continue;
-			if (brnf_stop)
-				return -EINTR;
-			/* a read-back that differs is said here and judged in the
-			 * row's verification pass */
-			err = rowcfg_apply(&r->ap, &r->rows[i], r->source[i], &rb, &mismatch);
-			for (k = 0; k < r->nwl && !err; k++) {
-				if (rep > 1 && !(r->repeat_mask & (1u << r->wl[k])))
-					continue;	/* --repeat-workloads */
-				for (d = 0; d < ARRAY_SIZE(directions) && !err; d++)
-					err = brnf_stop ? -EINTR :
-					      measure(r, i, &rb, r->wl[k], d, rep);
+			for (rep = 1; rep <= r->c.reps && !err; rep++) {
+				err = next_rep(r, ++done);
+				if (!err)
+					err = measure_row(r, i, rep);
 			}
-			if (err)
-				return brnf_stop ? -EINTR : err;
+		}
+	} else {
+		for (rep = 1; rep <= r->c.reps && !err; rep++) {
+			err = next_rep(r, rep);
+			for (i = 0; i < r->m.nrows && !err; i++)
+				if (r->ran[i])
+					err = measure_row(r, i, rep);
 		}
 	}
+	if (err)
+		return err;
 	err = r->c.verify_before ? 0 : verify_rows(r);
 	if (err)
 		return err;

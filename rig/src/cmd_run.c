@@ -78,6 +78,11 @@ static int set_verify(void *ctx, const char *v)
 	return one_of(v, "after", "before", &((struct run_cfg *)ctx)->verify_before);
 }
 
+static int set_order(void *ctx, const char *v)
+{
+	return one_of(v, "reps", "rows", &((struct run_cfg *)ctx)->order_rows);
+}
+
 static int set_fresh_testbed(void *ctx, const char *v)
 {
 	(void)v;
@@ -135,6 +140,11 @@ const struct opt run_opts[] = {
 	  " built anew (new namespaces, bridges, veths: what a namespace draws when it is"
 	  " made is drawn again); the verification passes run on the last one",
 	  set_fresh_testbed },
+	{ "--order", "reps|rows", "the measured runs' outer loop: reps (default: repetition 1 of"
+	  " every row, then repetition 2 ..., so that drift favours no row) or rows (every"
+	  " repetition of a row before the next row, each after the first on a new test bed"
+	  " with --fresh-testbed: what a row leaves on for the rest of the boot reaches only"
+	  " the rows after it)", set_order },
 	{ "--repeat-workloads", "LIST", "the workloads of --workloads that repetitions 2..R"
 	  " measure (default: all of them); the others run in the first repetition only, so that"
 	  " more test beds can be drawn for the workloads a result is judged by",
@@ -309,6 +319,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 		.wl = r->wl, .nwl = r->nwl, .packets = r->c.packets, .bytes = r->c.bytes,
 		.port0 = IPERF_PORT0, .tb = &r->tb, .mode = r->mode,
 		.verify_before = r->c.verify_before, .fresh_testbed = r->c.fresh_testbed,
+		.order_rows = r->c.order_rows,
 		.repeat_mask = r->repeat_mask,
 		.rig = &r->rig, .rig_path = r->rig_path, .ap = &r->ap,
 		.unsupported = r->unsupported, .restore = r->restore,

@@ -394,7 +394,9 @@ static struct json_object *params_json(const struct provenance *p)
 	json_object_object_add(o, "pktgen", json_object_new_string(
 		"upload: sta wlan0 to pc, download: pc eth0 to sta; UDP port 9, dropped and "
 		"counted by the receiver's nft netdev ingress chain"));
-	json_object_object_add(o, "order", json_object_new_string(
+	json_object_object_add(o, "order", json_object_new_string(p->order_rows ?
+		"for row: for rep: for workload: for direction (by row); then a "
+		"verification pass per row" :
 		"for rep: for row: for workload: for direction (interleaved); then a "
 		"verification pass per row"));
 	json_object_object_add(o, "counting_rules_in_measured_runs",

@@ -31,6 +31,7 @@ struct provenance {
 	enum verify_mode mode;
 	bool verify_before;		/* the verification pass ran before the measured runs */
 	bool fresh_testbed;		/* each repetition on the test bed built anew */
+	bool order_rows;		/* every repetition of a row before the next row */
 	unsigned int repeat_mask;	/* 1 << workload: measured in repetitions 2..R too */
 	const char *iperf_version;
 	char date_start[32];

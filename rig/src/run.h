@@ -29,6 +29,7 @@ struct run_cfg {
 	bool dynamic_neigh;	/* --neighbours dynamic */
 	bool verify_before;	/* --verify before: the verification pass comes first */
 	bool fresh_testbed;	/* --fresh-testbed: each repetition on the test bed built anew */
+	bool order_rows;	/* --order rows: every repetition of a row before the next row */
 	const char *repeat_workloads;	/* --repeat-workloads: what repetitions 2..R measure */
 	const char *ruleset;
 	const char *out;
