@@ -330,8 +330,8 @@ static int verify_rows(struct run *r)
 	return 0;
 }
 
-/* The namespace test bed built again (--fresh-testbed), between two repetitions;
- * whatever ran in it killed first. */
+/* The namespace test bed built again (--fresh-testbed), between two repetitions (of
+ * one row or, with --order rows, of two); whatever ran in it killed first. */
 static int testbed_again(struct run *r)
 {
 	int err;
@@ -365,10 +365,11 @@ static int measure_row(struct run *r, size_t i, unsigned int rep)
 	return brnf_stop && err ? -EINTR : err;
 }
 
-/* Before repetition rep (> 1) on the test bed built anew, with --fresh-testbed. */
-static int next_rep(struct run *r, unsigned int rep)
+/* Before the nth repetition of the run (n > 1: on the test bed built anew, with
+ * --fresh-testbed). */
+static int next_rep(struct run *r, unsigned int nth)
 {
-	if (rep == 1 || !r->c.fresh_testbed)
+	if (nth == 1 || !r->c.fresh_testbed)
 		return 0;
 	return brnf_stop ? -EINTR : testbed_again(r);
 }

@@ -136,15 +136,15 @@ const struct opt run_opts[] = {
 	{ "--verify", "after|before", "when each row's verification pass (counting rules, a"
 	  " short flow each way) runs: after its measured runs (default) or before them, to"
 	  " show that its rules leave nothing behind", set_verify },
-	{ "--fresh-testbed", NULL, "each repetition after the first on the namespace test bed"
-	  " built anew (new namespaces, bridges, veths: what a namespace draws when it is"
+	{ "--fresh-testbed", NULL, "each repetition after the first (with --order rows: every"
+	  " repetition but the run's first) on the namespace test bed built anew (new namespaces, bridges, veths: what a namespace draws when it is"
 	  " made is drawn again); the verification passes run on the last one",
 	  set_fresh_testbed },
 	{ "--order", "reps|rows", "the measured runs' outer loop: reps (default: repetition 1 of"
 	  " every row, then repetition 2 ..., so that drift favours no row) or rows (every"
-	  " repetition of a row before the next row, each after the first on a new test bed"
-	  " with --fresh-testbed: what a row leaves on for the rest of the boot reaches only"
-	  " the rows after it)", set_order },
+	  " repetition of a row before the next row; with --fresh-testbed rows x reps test"
+	  " beds, each but the run's first built anew: what a row leaves on for the rest of"
+	  " the boot reaches only the rows after it)", set_order },
 	{ "--repeat-workloads", "LIST", "the workloads of --workloads that repetitions 2..R"
 	  " measure (default: all of them); the others run in the first repetition only, so that"
 	  " more test beds can be drawn for the workloads a result is judged by",

@@ -51,7 +51,7 @@ check "run.txt and matrix.json: a boot's value is its best run (part_value=best,
 		[ \"\$(jq -r .run.part_value '$out/matrix.json')\" = best ]"
 check "icount: every row's repetitions before the next row's (run.txt order=rows, brnf run --order rows)" \
 	sh -c "grep -q ' order=rows ' '$out/run.txt' &&
-		[ \"\$(jq -r .params.order \$(find '$out/raw' -name provenance.json) | cut -d: -f1 | sort -u)\" = 'for row' ]"
+		[ \"\$(jq -r .params.order \$(find '$out/raw' -name provenance.json) </dev/null | cut -d: -f1 | sort -u)\" = 'for row' ]"
 check "every boot built its test bed anew for the second rep (provenance fresh_testbed)" \
 	[ "$(jq -r .params.fresh_testbed $(find "$out/raw" -name provenance.json) | sort -u)" = true ]
 check "one verification pass per row and boot (4)" [ "$(nm -verify)" -eq 4 ]

@@ -58,6 +58,7 @@ check "ab-matrix: the stalled guest's console is kept" test -s "$TMPD/ab1/failed
 check "ab-matrix: the replacement's part is kept, the stalled one's is not" \
 	sh -c "test -d '$TMPD/ab1/raw/legacy-boot2' && test ! -e '$TMPD/ab1/raw/legacy-boot1'"
 check "ab-matrix: run.txt counts the retry" grep -q 'retries=1 retries_used=1' "$TMPD/ab1/run.txt"
+check "ab-matrix: realtime keeps the rows taking turns (run.txt order=reps)" grep -q ' order=reps ' "$TMPD/ab1/run.txt"
 
 # TERM while two guests run: the matrix exits and takes its guests with it, before
 # they end their runs (60 s flows)
