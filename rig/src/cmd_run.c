@@ -137,9 +137,9 @@ const struct opt run_opts[] = {
 	  " short flow each way) runs: after its measured runs (default) or before them, to"
 	  " show that its rules leave nothing behind", set_verify },
 	{ "--fresh-testbed", NULL, "each repetition after the first (with --order rows: every"
-	  " repetition but the run's first) on the namespace test bed built anew (new namespaces, bridges, veths: what a namespace draws when it is"
-	  " made is drawn again); the verification passes run on the last one",
-	  set_fresh_testbed },
+	  " repetition but the run's first) on the namespace test bed built anew (new"
+	  " namespaces, bridges, veths: what a namespace draws when it is made is drawn"
+	  " again); the verification passes run on the last one", set_fresh_testbed },
 	{ "--order", "reps|rows", "the measured runs' outer loop: reps (default: repetition 1 of"
 	  " every row, then repetition 2 ..., so that drift favours no row) or rows (every"
 	  " repetition of a row before the next row; with --fresh-testbed rows x reps test"
