@@ -81,6 +81,31 @@ root_state() {
 
 TMPD=$(mktemp -d /tmp/brnf-test.XXXXXX)
 cleanup_tmp() { rm -rf "$TMPD"; }
+
+# Checks that run something as another user (nobody) run a copy of it: the clone may
+# sit where only root can read, as under root's home (mode 700). for_nobody FILE...
+# copies each file to TMPD/nobody/ (mode 755; TMPD made searchable, not listable) and
+# prints the copy of the first: an absolute path as its base name, a path relative to
+# TOPDIR under that same relative path (scripts/deps.sh beside scripts/arch.sh, which it
+# sources). There nobody reads and runs what root built, whatever the clone's modes.
+for_nobody() {
+	chmod 711 "$TMPD"
+	mkdir -p "$TMPD/nobody"
+	chmod 755 "$TMPD/nobody"
+	_first=
+	for _f in "$@"; do
+		case $_f in
+		/*) _to=$TMPD/nobody/${_f##*/}; _from=$_f ;;
+		*) _to=$TMPD/nobody/$_f; _from=$TOPDIR/$_f ;;
+		esac
+		mkdir -p "$(dirname "$_to")"
+		cp "$_from" "$_to"
+		chmod -R a+rX "$TMPD/nobody"
+		[ -n "$_first" ] || _first=$_to
+	done
+	echo "$_first"
+}
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # wait_rc PID: wait for a background run; its exit status in $rc, set -e or not
 wait_rc() { set +e; wait "$1"; rc=$?; set -e; }
 

@@ -8,14 +8,15 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 checktool groff setpriv
-nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+NBRNF=$(for_nobody "$BRNF")
+nobody() { as_nobody "$@"; }
 
 "$BRNF" help > "$TMPD/help" || true
 sed -n 's/^  brnf \([a-z-]*\).*/\1/p' "$TMPD/help" > "$TMPD/cmds"
 check "brnf help: $(wc -l < "$TMPD/cmds") commands" test "$(wc -l < "$TMPD/cmds")" -ge 8
 while read -r c; do
-	nobody "$BRNF" "$c" --help > "$TMPD/one" 2>&1 || true
-	nobody "$BRNF" help "$c" > "$TMPD/two" 2>&1 || true
+	nobody "$NBRNF" "$c" --help > "$TMPD/one" 2>&1 || true
+	nobody "$NBRNF" help "$c" > "$TMPD/two" 2>&1 || true
 	check "brnf $c --help and brnf help $c: that command's usage alone" \
 		sh -c "head -n 1 '$TMPD/one' | grep -q '^  brnf $c\\( \\|\$\\)' &&
 		! grep -v '^  brnf $c' '$TMPD/one' | grep -q '^  brnf ' && cmp -s '$TMPD/one' '$TMPD/two'"
@@ -28,19 +29,19 @@ check "brnf help <unknown command>: exit 2, says so" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'Object \"frobnicate\" is unknown' '$TMPD/err'"
 
 # --help after other options and arguments: the usage, exit 0, nothing run
-nobody "$BRNF" run --help > "$TMPD/run-help" || true
+nobody "$NBRNF" run --help > "$TMPD/run-help" || true
 for args in "--reps 3 --help" "--matrix $TOPDIR/rig/matrices/ab.matrix --time 1 -h" \
 	"--reps 3 --help --flows zero"; do
 	set +e
 	# shellcheck disable=SC2086
-	nobody "$BRNF" run $args > "$TMPD/out" 2> "$TMPD/err"
+	nobody "$NBRNF" run $args > "$TMPD/out" 2> "$TMPD/err"
 	rc=$?
 	set -e
 	check "brnf run $args: run's usage, exit 0, nothing on stderr" \
 		sh -c "[ $rc -eq 0 ] && cmp -s '$TMPD/out' '$TMPD/run-help' && [ ! -s '$TMPD/err' ]"
 done
 set +e
-nobody "$BRNF" testbed flags br-lan iptables=1 --help > "$TMPD/out" 2>&1
+nobody "$NBRNF" testbed flags br-lan iptables=1 --help > "$TMPD/out" 2>&1
 rc=$?
 set -e
 check "brnf testbed flags BRIDGE FAMILY=1 --help: testbed's usage" \

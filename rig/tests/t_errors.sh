@@ -38,7 +38,7 @@ check "--json with --no-render: exit 2, one line, nothing run" sh -c "[ $rc -eq 
 
 if command -v setpriv >/dev/null; then
 	set +e
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$BRNF" run 2> "$TMPD/err"; rc=$?
+	as_nobody "$(for_nobody "$BRNF")" run 2> "$TMPD/err"; rc=$?
 	set -e
 	check "not root: exit 1 with a message" sh -c "[ $rc -eq 1 ] && grep -q 'needs root' '$TMPD/err'"
 fi

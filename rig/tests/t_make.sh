@@ -8,7 +8,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 checktool make awk setpriv
-nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 set +e
 make -s -C "$TOPDIR" help > "$TMPD/help" 2> "$TMPD/err"
@@ -175,9 +174,10 @@ printf '#!/bin/sh\nexit 1\n' > "$TMPD/dpkg-none/dpkg-query"
 chmod +x "$TMPD/dpkg-all/dpkg-query" "$TMPD/dpkg-none/dpkg-query"
 chmod 755 "$TMPD" "$TMPD/dpkg-all" "$TMPD/dpkg-none"
 set +e
-PATH="$TMPD/dpkg-all:$PATH" nobody sh "$TOPDIR/scripts/deps.sh" rig > /dev/null 2>&1
+deps=$(for_nobody scripts/deps.sh scripts/arch.sh)
+PATH="$TMPD/dpkg-all:$PATH" as_nobody sh "$deps" rig > /dev/null 2>&1
 rc_all=$?
-PATH="$TMPD/dpkg-none:$PATH" nobody sh "$TOPDIR/scripts/deps.sh" rig > /dev/null 2> "$TMPD/err"
+PATH="$TMPD/dpkg-none:$PATH" as_nobody sh "$deps" rig > /dev/null 2> "$TMPD/err"
 rc_none=$?
 set -e
 check "deps.sh rig as a user with everything installed: exit 0" test "$rc_all" -eq 0

@@ -76,16 +76,16 @@ check "rig check names what a local AP means" \
 # --- rig check and a local rig ping as a normal user (nobody)
 chmod 755 "$TMPD"
 chmod 644 "$TMPD/local.rig"
-asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+NBRNF=$(for_nobody "$BRNF")
 set +e
-asnobody "$BRNF" rig check "$TMPD/local.rig" > "$TMPD/out.n" 2> "$TMPD/err.n"
+as_nobody "$NBRNF" rig check "$TMPD/local.rig" > "$TMPD/out.n" 2> "$TMPD/err.n"
 rc=$?
 set -e
 check "rig check as nobody: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err.n"
 check "rig check as nobody: the three roles" test "$(grep -c '^role=' "$TMPD/out.n")" -eq 3
 check "rig ping of a local role as nobody" \
-	sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups '$BRNF' rig ping '$TMPD/local.rig' --role sta --repeat 2 | grep -q '^sta .*local .*mean'"
+	sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups '$NBRNF' rig ping '$TMPD/local.rig' --role sta --repeat 2 | grep -q '^sta .*local .*mean'"
 chmod 700 "$TMPD"
 
 # --- PID 1: every child used to exit 127 (getppid() is 1 for all of them)
