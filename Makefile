@@ -35,14 +35,16 @@ CLEAN_KEEP := ccache rootfs debian apt
 
 ## clean
 ##   remove what the build made under build/: the controller, the storm, unit and
-##   fuzz binaries, kernel builds, test logs, exported series (build/upstream).
-##   Keeps the caches from outside (build/ccache, the Debian userspaces build/rootfs,
-##   fetched sources build/debian and build/apt, the unpacked kernel sources
-##   build/kernel/SERIES/src); never touches results/ or anything outside the repository
+##   fuzz binaries, test logs, exported series (build/upstream), the link build/kernel
+##   to the machine's kernel cache (~/.cache/brnf/kernel, BRNF_CACHE: what every clone's
+##   kernels are, kept). Keeps the caches from outside (build/ccache, the Debian
+##   userspaces build/rootfs, fetched sources build/debian and build/apt); never
+##   touches results/ or anything outside the repository
 clean:
 	@sh $(TOP)/scripts/clean --build "$(BUILD)" $(addprefix --keep ,$(CLEAN_KEEP) 'kernel/*/src')
 
 ## distclean
-##   clean, and the caches too: all of build/
+##   clean, and the caches too: all of build/ (the machine's kernel cache stays:
+##   rm -rf ~/.cache/brnf removes it)
 distclean:
 	@sh $(TOP)/scripts/clean --build "$(BUILD)"
