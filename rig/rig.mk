@@ -168,23 +168,12 @@ $(BUILD)/fuzz/fuzz_%: $(RIG_FUZZ_DIR)/fuzz_%.c $(RIG_DATA_FUZZ_LIB) $(RIG_DATA_H
 		$(call rig_pkg,--cflags json-c,) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(RIG_DATA_FUZZ_LIB) $(RIG_UNIT_LIBS)
 
-# Every harness runs even when one fails; the last line is "rig-fuzz: N passed, N failed".
+# Every harness runs even when one fails, two at a time (rig/tests/fuzz/run.sh); the last
+# line is "rig-fuzz: N passed, N failed".
 ### rig-fuzz [FUZZ_SECONDS=30]
-###   libFuzzer over the data side's parsers, each harness FUZZ_SECONDS
+###   libFuzzer over the data side's parsers, each harness FUZZ_SECONDS, two at a time
 rig-fuzz: $(RIG_FUZZ_BINS)
-	@p=0; f=0; for t in $(RIG_FUZZ_NAMES); do \
-		rm -rf $(BUILD)/fuzz/work/$$t; mkdir -p $(BUILD)/fuzz/work/$$t; \
-		echo "fuzz $$t for $(FUZZ_SECONDS) s"; \
-		if $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			-close_fd_mask=2 \
-			-artifact_prefix=$(BUILD)/fuzz/$$t- $(BUILD)/fuzz/work/$$t \
-			$(RIG_FUZZ_DIR)/corpus/$$t 2>$(BUILD)/fuzz/$$t.log; then \
-			grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $(BUILD)/fuzz/$$t.log; \
-			p=$$((p + 1)); \
-		else \
-			tail -40 $(BUILD)/fuzz/$$t.log; echo "fuzz $$t: FAILED"; f=$$((f + 1)); \
-		fi; \
-	done; echo "rig-fuzz: $$p passed, $$f failed"; [ $$f -eq 0 ]
+	@sh $(RIG_FUZZ_DIR)/run.sh $(BUILD) $(FUZZ_SECONDS) $(RIG_FUZZ_DIR)/corpus $(RIG_FUZZ_NAMES)
 
 # Integration tests: root, running kernel, network namespaces only.
 ### rig-itest
