@@ -15,13 +15,36 @@ K=$(kernel_of ondemand vanilla debug) || {
 QR="$TOP/scripts/qemu-run"
 cd "$TOP"
 
+# The three guests of 1, 2 and 2b mostly wait (for a timeout, a stall, a panic): they
+# run side by side, each with its own output directory, and are checked in turn.
+bg() {	# bg NAME CMD...: CMD in the background, its exit status and seconds in TMPD/NAME.*
+	_n=$1
+	shift
+	{
+		_s0=$(date +%s)
+		_rc=0
+		"$@" >"$TMPD/$_n.out" 2>&1 || _rc=$?
+		echo "$_rc" >"$TMPD/$_n.rc"
+		echo "$(( $(date +%s) - _s0 ))" >"$TMPD/$_n.secs"
+	} &
+}
+bg panic sh "$QR" --kernel "$K" --smp 2 --timeout 180 --quiet --out "$TMPD/panic" -- sh -c \
+	"'$STORM' --short >/dev/console 2>&1 & sleep 8; echo c >/proc/sysrq-trigger; sleep 60"
+bg hang sh "$QR" --kernel "$K" --smp 2 --timeout 40 --quiet --out "$TMPD/hang" -- sh -c \
+	"'$STORM' --short >/dev/console 2>&1; sleep 3600"
+mkdir -p "$TMPD/stall"
+stall_cc=0
+if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
+	stall_cc=1
+	bg stall sh "$QR" --kernel "$K" --timeout 300 --stall 30 --watch 2 --quiet \
+		--out "$TMPD/stall" -- \
+		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; sleep 3600'
+fi
+wait
+
 # 1. panic mid-storm: sysrq 'c' eight seconds into a short storm
-s0=$(date +%s)
-rc=0
-sh "$QR" --kernel "$K" --smp 2 --timeout 180 --quiet --out "$TMPD/panic" -- sh -c \
-	"'$STORM' --short >/dev/console 2>&1 & sleep 8; echo c >/proc/sysrq-trigger; sleep 60" \
-	>"$TMPD/panic.out" 2>&1 || rc=$?
-echo "# panic mid-storm: qemu-run returned after $(( $(date +%s) - s0 ))s"
+rc=$(cat "$TMPD/panic.rc")
+echo "# panic mid-storm: qemu-run returned after $(cat "$TMPD/panic.secs")s"
 check "panic mid-storm: qemu-run exits 125 (got $rc)" test "$rc" -eq 125
 # (125, not 124, shows the panic was caught before the --timeout bound, whatever the wall time)
 check "panic mid-storm: qemu-run names the panic" grep -q 'kernel panic' "$TMPD/panic.out"
@@ -29,11 +52,8 @@ check "panic mid-storm: the console log has the storm's start and the crash" sh 
 	"grep -q '^brnf-storm: kernel ' '$TMPD/panic/console.log' && grep -q 'sysrq: Trigger a crash' '$TMPD/panic/console.log'"
 
 # 2. hang mid-storm: the command never returns; the guest is killed at --timeout
-s0=$(date +%s)
-rc=0
-sh "$QR" --kernel "$K" --smp 2 --timeout 40 --quiet --out "$TMPD/hang" -- sh -c \
-	"'$STORM' --short >/dev/console 2>&1; sleep 3600" >"$TMPD/hang.out" 2>&1 || rc=$?
-secs=$(( $(date +%s) - s0 ))
+rc=$(cat "$TMPD/hang.rc")
+secs=$(cat "$TMPD/hang.secs")
 check "hang: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
 echo "# hang: killed after ${secs}s (--timeout 40)"
 check "hang: qemu-run says timeout" grep -q 'timeout after 40 s' "$TMPD/hang.out"
@@ -43,15 +63,10 @@ check "hang: the console log is kept" grep -q '^brnf-storm: kernel ' "$TMPD/hang
 #     monitor, and every task dumped by the guest's watcher), killed long before
 #     --timeout; and --watch names a task stuck in state D (dstate.c), with its kernel
 #     stack and the kernel's blocked tasks
-mkdir -p "$TMPD/stall"
-if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
-	s0=$(date +%s)
-	rc=0
-	sh "$QR" --kernel "$K" --timeout 300 --stall 30 --watch 2 --quiet --out "$TMPD/stall" -- \
-		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; sleep 3600' \
-		>"$TMPD/stall.out" 2>&1 || rc=$?
+if [ "$stall_cc" = 1 ]; then
+	rc=$(cat "$TMPD/stall.rc")
 	check "stall: qemu-run exits 124 (got $rc)" test "$rc" -eq 124
-	echo "# stall: killed after $(( $(date +%s) - s0 ))s (--stall 30, --timeout 300)"
+	echo "# stall: killed after $(cat "$TMPD/stall.secs")s (--stall 30, --timeout 300)"
 	check "stall: qemu-run says stalled" grep -q 'stalled: console silent for 30 s' "$TMPD/stall.out"
 	check "stall: stall.txt has the VM's status and five PC samples" sh -c \
 		"grep -q '^VM status: running' '$TMPD/stall/stall.txt' && grep -q '^pc sample 5: [0-9a-f]' '$TMPD/stall/stall.txt'"
