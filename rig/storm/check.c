@@ -156,27 +156,44 @@ static int list_hooks(const char *ap, struct hooks *h, FILE *dump)
 	return 0;
 }
 
-static bool want_hooks(const char *mode, const struct ap_state *s)
+/* What the state asks for: a bridge and a sysctl or a bridge's flag */
+static bool state_asks(const struct ap_state *s)
 {
 	bool any = s->nflagged || s->global[0] || s->global[1] || s->global[2];
 
-	if (!strcmp(mode, "always"))
-		return s->nbridges > 0;
 	return s->nbridges > 0 && any;
 }
 
-/* One comparison; prints a line; returns 1 when it failed. */
+/*
+ * One comparison; prints a line; returns 1 when it failed. "latch": the hooks come with
+ * the first ask and stay. Whether the storm before asked is not known, so until the state
+ * asks (*asked then becomes true) all of the hooks or none is right.
+ */
 static int judge(FILE *f, const char *what, const char *mode, const struct ap_state *s,
-		 const struct hooks *h)
+		 const struct hooks *h, bool *asked)
 {
-	bool want = want_hooks(mode, s);
-	bool ok = h->pre == want && (want ? h->complete : h->nbrnf == 0);
+	bool latch = !strcmp(mode, "latch"), want, ok;
+	const char *want_s;
+
+	if (!strcmp(mode, "always"))
+		want = s->nbridges > 0;
+	else
+		want = state_asks(s) || (latch && *asked);
+	if (latch && want)
+		*asked = true;
+
+	if (latch && !want) {
+		ok = h->pre ? h->complete : h->nbrnf == 0;
+		want_s = "all or none";
+	} else {
+		ok = h->pre == want && (want ? h->complete : h->nbrnf == 0);
+		want_s = want ? "present" : "absent";
+	}
 
 	fprintf(f, "hooks %-46s sysctls %d%d%d, %u bridge(s), %u flagged: br_netfilter hooks "
 		"%s (%u), want %s: %s\n", what, s->global[0], s->global[1], s->global[2],
 		s->nbridges, s->nflagged, h->pre ? (h->complete ? "present" : "partial") :
-		(h->nbrnf ? "partial" : "absent"), h->nbrnf, want ? "present" : "absent",
-		ok ? "ok" : "FAIL");
+		(h->nbrnf ? "partial" : "absent"), h->nbrnf, want_s, ok ? "ok" : "FAIL");
 	return !ok;
 }
 
@@ -326,6 +343,7 @@ int check_hooks(struct storm_bed *bed, const char *expect, FILE *f)
 	struct nl *nl = calloc(1, sizeof(*nl));
 	struct hooks hend, h;
 	const char *mode = expect;
+	bool asked = false, end_asked = false;
 	int failed = 0, err;
 	unsigned int i;
 	FILE *dump = NULL;
@@ -389,9 +407,9 @@ int check_hooks(struct storm_bed *bed, const char *expect, FILE *f)
 				"registers them %s\n", h.pre ? "present" : "absent",
 				h.pre ? "always (vanilla)" : "on demand");
 		}
-		failed += judge(f, steps[i].what, mode, s, &h);
+		failed += judge(f, steps[i].what, mode, s, &h, &asked);
 	}
-	failed += judge(f, "at the end of the storm", mode, end, &hend);
+	failed += judge(f, "at the end of the storm", mode, end, &hend, &end_asked);
 	fprintf(f, "hooks: expectation \"%s\"%s\n", mode,
 		strcmp(mode, expect) ? " (detected)" : "");
 out_leave:

@@ -34,8 +34,9 @@ static void usage(FILE *f)
 "  --flow-time S    seconds per iperf3 run; runs repeat while the storm lasts (default 5)\n"
 "  --flows N        iperf3 flows at once, 0-8 (default 4: IPv4/IPv6 x upload/download)\n"
 "  --no-ping        no ping flood\n"
-"  --expect MODE    hooks registered: ondemand (iff a switch is set), always (vanilla:\n"
-"                   iff a bridge exists), auto (decided by the all-off check; default)\n"
+"  --expect MODE    hooks registered: latch (from the first ask on, whatever comes\n"
+"                   after), ondemand (iff a switch is set), always (vanilla: iff a\n"
+"                   bridge exists), auto (decided by the all-off check; default)\n"
 "  --out DIR        write ops-<worker>.log, kernel.log, hooks.txt and summary.txt there\n"
 "  --module-churn   worker 0 also unloads and loads br_netfilter (rmmod, modprobe) as\n"
 "                   an operation; br_netfilter must be a loaded module (a guest's)\n"
@@ -136,9 +137,9 @@ static int parse_args(int argc, char **argv, struct storm_opts *o)
 			break;
 		case 'e':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "ondemand") &&
-			    strcmp(optarg, "always")) {
-				fprintf(stderr, "brnf-storm: --expect '%s': use auto, ondemand or "
-					"always\n", optarg);
+			    strcmp(optarg, "latch") && strcmp(optarg, "always")) {
+				fprintf(stderr, "brnf-storm: --expect '%s': use auto, latch, "
+					"ondemand or always\n", optarg);
 				return -EINVAL;
 			}
 			o->expect = optarg;
