@@ -1,4 +1,4 @@
-# scripts/storm.mk: the toggle storm (issue 6), included by the top Makefile after
+# scripts/storm.mk: the toggle storm, included by the top Makefile after
 # rig/rig.mk (it reuses the controller's objects and flags). The ### comment above
 # each target says what it does (make help).
 

@@ -1,8 +1,8 @@
 #!/bin/sh
-# bridge-del-bench.sh: the cost of deleting N bridges of one namespace at once (issue 11,
-# point 3), as guest time; a benchmark, it prints and asserts nothing about the figures.
-# Run as root in a guest booted by scripts/bridge-del-bench (QEMU -icount: guest time
-# counts instructions).
+# bridge-del-bench.sh: the cost of deleting N bridges of one namespace at once (what
+# br_netfilter adds to it), as guest time; a benchmark, it prints and asserts nothing
+# about the figures. Run as root in a guest booted by scripts/bridge-del-bench (QEMU
+# -icount: guest time counts instructions).
 #
 # usage: bridge-del-bench.sh [N] [REPS] [METHODS]
 #   (default 1000 bridges, 3 repetitions, methods "batch group")

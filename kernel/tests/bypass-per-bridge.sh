@@ -1,9 +1,9 @@
 #!/bin/sh
 # bypass-per-bridge.sh: what the "bypass" and "perbridge" kernels must keep from mainline
-# while they skip br_netfilter's idle hooks (issue 3, points 2, 4, 5 and 6; issue 25,
-# item 3). Should pass on vanilla and ondemand as well. Run as root in a guest
-# (scripts/qemu-run); topology and helpers in brnf-topo.sh. Exit 0 when every check
-# holds, 1 otherwise, 4 to skip.
+# while they skip br_netfilter's idle hooks: each bridge's own flags, the sysctls, nft
+# bridge chains and ebtables work as before. Should pass on vanilla and ondemand as well.
+# Run as root in a guest (scripts/qemu-run); topology and helpers in brnf-topo.sh. Exit
+# 0 when every check holds, 1 otherwise, 4 to skip.
 #
 #  1. global sysctls 0, no bridge flag: iptables sees no bridged frame
 #  2. global 0, br-lan nf_call_*=1: iptables counts br-lan frames only

@@ -1,6 +1,6 @@
 #!/bin/sh
 # enomem.sh: on the on-demand kernel, a flag write whose hook registration runs out of
-# memory must fail with ENOMEM and change nothing (issue 3, point 7). Needs the debug
+# memory must fail with ENOMEM and change nothing. Needs the debug
 # variant (CONFIG_FAILSLAB, FAULT_INJECTION_DEBUG_FS, FAULT_INJECTION_STACKTRACE_FILTER)
 # and debugfs at /sys/kernel/debug. Run as root in a guest (scripts/qemu-run).
 #

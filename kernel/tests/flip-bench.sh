@@ -1,7 +1,7 @@
 #!/bin/sh
-# flip-bench.sh: the control-plane cost of turning bridge netfilter on and off (issue 22,
-# point 3); a benchmark, it prints and asserts nothing about the figures. Run as root in
-# a guest booted by scripts/flip-bench.
+# flip-bench.sh: the control-plane cost of turning bridge netfilter on and off (RTNL
+# held, grace periods waited); a benchmark, it prints and asserts nothing about the
+# figures. Run as root in a guest booted by scripts/flip-bench.
 #
 # usage: flip-bench.sh [FLIPS] [REPS]   (default 2000 flips, 3 repetitions)
 #

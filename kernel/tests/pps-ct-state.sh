@@ -1,6 +1,7 @@
 #!/bin/sh
 # What the AP's conntrack and flowtable make of the pps workload's one-way UDP flow
-# (issue 13), in a QEMU guest (icount) on the 6.12 nobrnf image, from the repository:
+# (the alternatives to br_netfilter), in a QEMU guest (icount) on the 6.12 nobrnf
+# image, from the repository:
 #   scripts/qemu-run --kernel build/kernel/6.12/nobrnf/arch/x86/boot/bzImage --icount \
 #	-- sh kernel/tests/pps-ct-state.sh
 # A measurement that asserts nothing; its output: kernel/tests/runs/*-pps-ct-state.log.

@@ -1,8 +1,8 @@
 #!/bin/sh
 # rmmod-race.sh: unload and load br_netfilter in a loop while other processes write the
-# bridge-nf-call-* sysctls and the bridges' nf_call_* flags and frames cross the bridges
-# (issue 11, point 1). Meant for the debug kernel with br_netfilter as a module
-# (debug-m: KASAN, lockdep, kmemleak), booted by scripts/race-test. Run as root in a guest.
+# bridge-nf-call-* sysctls and the bridges' nf_call_* flags and frames cross the bridges,
+# and the debug kernel must report nothing. Meant for br_netfilter as a module (debug-m:
+# KASAN, lockdep, kmemleak), booted by scripts/race-test. Run as root in a guest.
 #
 # usage: rmmod-race.sh [ROUNDS] [NAMESPACES]   (default 5 rounds, 8 namespaces)
 #

@@ -1,7 +1,8 @@
 #!/bin/sh
 # unload-order.sh: br_netfilter's module exit while a bridge's nf_call_iptables flips
-# (issue 22, point 2). For debug-m (br_netfilter a module, kprobe events, DEBUG_NET),
-# booted by scripts/race-test --script unload-order. Run as root in a guest.
+# (no hook may be registered again during the unload). For debug-m (br_netfilter a
+# module, kprobe events, DEBUG_NET), booted by scripts/race-test --script unload-order.
+# Run as root in a guest.
 #
 # usage: unload-order.sh [ROUNDS]   (default 20)
 #

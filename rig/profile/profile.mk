@@ -1,4 +1,4 @@
-# rig/profile/profile.mk: the instruction profile (issue 23, item 1; rig/profile/README.md).
+# rig/profile/profile.mk: the instruction profile (rig/profile/README.md).
 # What each target does is in the ## comment above it (make help).
 
 PROFILE_DIR := $(TOP)/rig/profile

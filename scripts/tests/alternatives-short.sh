@@ -1,5 +1,5 @@
 #!/bin/sh
-# alternatives-short: the verification of the alternatives' rows (issue 13) on a brnf
+# alternatives-short: the verification of the alternatives' rows on a brnf
 # kernel, in one QEMU guest (icount, the 6.12 ondemand image that make test-kernels
 # builds; every variant has NF_CONNTRACK_BRIDGE and the flowtable):
 #   - rows whose ruleset filters in the bridge family (openwrt+bridge-lan,

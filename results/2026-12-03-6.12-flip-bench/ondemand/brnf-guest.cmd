@@ -1,2 +1,2 @@
-cd '/work/main' 2>/dev/null || cd /
-exec 'sh' '/work/main/kernel/tests/flip-bench.sh' '2000' '3'
+cd '.' 2>/dev/null || cd /
+exec 'sh' 'kernel/tests/flip-bench.sh' '2000' '3'

@@ -1,2 +1,2 @@
-cd '/work/mrun42' 2>/dev/null || cd /
-exec 'sh' '/work/mrun42/kernel/tests/flip-bench.sh' '1000' '3'
+cd '.' 2>/dev/null || cd /
+exec 'sh' 'kernel/tests/flip-bench.sh' '1000' '3'
