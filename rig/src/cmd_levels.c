@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `brnf levels DIR`: the test-bed levels of DIR's pps cells (levels.h), into
- * DIR/levels.md and DIR/levels.csv. */
+/* `brnf levels DIR [--estimator floor|boots]`: the test-bed levels of DIR's pps cells
+ * (levels.h), into DIR/levels.md and DIR/levels.csv. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -35,11 +35,11 @@ int cmd_levels(int argc, char **argv)
 	char *dir[1];
 	int n, ret;
 
-	n = opts_parse(levels_opts, argc, argv, NULL, dir, 1);
+	n = opts_parse(levels_opts, argc, argv, &ro, dir, 1);
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 1) {
-		pr_err("usage: brnf levels DIR");
+		pr_err("usage: brnf levels DIR [--estimator floor|boots]");
 		return EXIT_USAGE;
 	}
 	if (rowstats_load(&rs, dir[0], &ro)) {
@@ -62,6 +62,22 @@ int cmd_levels(int argc, char **argv)
 	return ret ? EXIT_ERR : EXIT_OK;
 }
 
+static int set_estimator(void *ctx, const char *v)
+{
+	struct rowstats_opts *o = ctx;
+
+	if (!strcmp(v, "floor"))
+		o->estimator = RS_EST_FLOOR;
+	else if (!strcmp(v, "boots"))
+		o->estimator = RS_EST_BOOTS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 const struct opt levels_opts[] = {
+	{ "--estimator", "floor|boots", "the matrix's change beside each floor's: as brnf "
+	  "render --estimator (default: floor where run.txt says part_value=floor, else "
+	  "boots)", set_estimator },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `brnf render DIR [--baseline KEY] [--target PCT] [--strict] [--json]`: tables from raw
- * data alone (render.h). */
+/* `brnf render DIR [--baseline KEY] [--target PCT] [--strict] [--estimator floor|boots]
+ * [--json]`: tables from raw data alone (render.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmds.h"
 #include "render.h"
@@ -40,6 +41,19 @@ static int set_strict(void *ctx, const char *v)
 	return 0;
 }
 
+static int set_estimator(void *ctx, const char *v)
+{
+	struct render_opts *o = ctx;
+
+	if (!strcmp(v, "floor"))
+		o->estimator = RS_EST_FLOOR;
+	else if (!strcmp(v, "boots"))
+		o->estimator = RS_EST_BOOTS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static int set_json(void *ctx, const char *v)
 {
 	struct render_opts *o = ctx;
@@ -57,6 +71,10 @@ const struct opt render_opts[] = {
 	  "most 100 (default: run.txt target_pct=, else 0.3)", set_target },
 	{ "--strict", NULL, "a row without a verification pass in a part is an error",
 	  set_strict },
+	{ "--estimator", "floor|boots", "the changes of the pps cells: floor, each floor's "
+	  "change ± one level (S + w; docs/methodology.md), or boots, the mean over boots "
+	  "with its 95% Welch interval (default: floor where run.txt says part_value=floor, "
+	  "else boots); raw data untouched", set_estimator },
 	{ "--json", NULL, "a JSON summary on stdout (the verdict and every change against the"
 	  " baseline) instead of the tables and the one-line verdict", set_json },
 	{ NULL, NULL, NULL, NULL },
@@ -72,7 +90,8 @@ int cmd_render(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 1) {
-		pr_err("usage: brnf render DIR [--baseline KEY] [--target PCT] [--strict] [--json]");
+		pr_err("usage: brnf render DIR [--baseline KEY] [--target PCT] [--strict] "
+		       "[--estimator floor|boots] [--json]");
 		return EXIT_USAGE;
 	}
 	ret = render_dir(dir[0], &o);

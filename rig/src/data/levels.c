@@ -26,16 +26,7 @@ static int cmp_double(const void *a, const void *b)
  */
 static bool cell_values(const struct rowstats *rs, const struct rcell *c, double *v)
 {
-	size_t k;
-
-	for (k = 0; k < c->n; k++) {
-		const struct raw_pktgen *p = &rs->raw.runs[c->vrun[k]].pktgen;
-
-		if (!p->busy_us || !p->sent)
-			break;
-		v[k] = (double)p->busy_us * 1000.0 / (double)p->sent;
-	}
-	if (k == c->n)
+	if (floor_busy_values(&rs->raw, c->vrun, c->n, v))
 		return true;
 	memcpy(v, c->v, c->n * sizeof(*v));
 	return false;
@@ -44,7 +35,7 @@ static bool cell_values(const struct rowstats *rs, const struct rcell *c, double
 /* at least LEVELS_RAISED_NS above the floor, a rounding residue below it included */
 static bool raised(double excess)
 {
-	return excess >= LEVELS_RAISED_NS - 1e-9;
+	return floor_raised(excess);
 }
 
 static double min_of(const double *v, size_t n)
@@ -538,6 +529,10 @@ static int build(struct table *t, const struct rowstats *rs, const struct levels
 	size_t k;
 	int ret = table_init(t, level_cols, LC_N);
 
+	/* the matrix's change is the floor estimator's (floor.h): not a 95% interval */
+	if (!ret && rs->floor)
+		t->cols[LC_HW].header = "± (S + w)";
+
 	for (k = 0; !ret && k < lv->ncells; k++)
 		ret = cell_row(t, rs, &lv->cells[k]);
 	return ret;
@@ -608,6 +603,14 @@ int levels_write_md(FILE *f, const struct rowstats *rs, const struct levels *lv)
 	fprintf(f, "## Floors, and their change against the baseline\n\n");
 	if (isnan(lv->step))
 		fprintf(f, "No run is raised: no step seen.\n\n");
+	else if (rs->floor)
+		fprintf(f, "One step, the smallest excess of a raised run here: %.1f "
+			"ns/packet. A floor may hold a\nstep its baseline's does not, so a "
+			"floor's change is known to one step; beside it the\nmatrix's change, "
+			"the floor estimator's (docs/methodology.md), and its half-width\n"
+			"S + w, a resolution bound, not a 95%% interval (S %.2f, w %.2f "
+			"ns/packet), and whether\nthat half-width is below one step.\n\n",
+			lv->step, rs->fb.S, rs->fb.w);
 	else
 		fprintf(f, "One step, the smallest excess of a raised run here: %.1f "
 			"ns/packet. A floor may hold a\nstep its baseline's does not, so a "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * levels: the test-bed levels of a results directory's pps cells (issue 23, item 2;
- * docs/methodology.md, "Levels").
+ * levels: the test-bed levels of a results directory's pps cells
+ * (docs/methodology.md, "Levels").
  *
  * Test beds draw discrete extra costs per packet from the kernel's randomly seeded hash
  * tables (results/2026-12-03-6.12-icount-levels), which no interface pins. So beside the
@@ -33,7 +33,7 @@
 
 #include "rowstats.h"
 
-#define LEVELS_RAISED_NS 2.0
+#define LEVELS_RAISED_NS FLOOR_RAISED_NS	/* floor.h: the estimator's, too */
 #define LEVELS_PERMUTATIONS 10000ul
 #define LEVELS_SEED 0x62726e66ull	/* "brnf" */
 #define LEVELS_ALPHA 0.05

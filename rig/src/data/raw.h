@@ -9,7 +9,7 @@
  *   <dir>/run.txt                                 (optional; scripts/ab-matrix)
  *
  * Two schemas of record.json are read:
- * - schema 1 (every results directory published before issue 10): one measured run of
+ * - schema 1 (the A/B results directories of 2026-11-30): one measured run of
  *   the workload "tcp" in <NNNN>-<direction>, with the counting rules of the filtering
  *   verification loaded and its own "verify" block;
  * - schema 2 (rig/README.md "Raw data"): "kind" "measure", a run of a workload (tcp,
@@ -43,7 +43,7 @@
  * run.txt: whitespace separated key=value words; only "target_pct" (a number above 0
  * and at most 100: the 95% half-width in percent a cell's change should reach) and
  * "target_workloads" (a comma list of the workloads the target is for; absent: all;
- * "none": no workload, RAW_TARGET_NONE)
+ * "none": no workload, RAW_TARGET_NONE) and "part_value" (mean, best or floor)
  * are read.
  */
 #ifndef BRNF_RAW_H
@@ -129,6 +129,8 @@ struct raw_run_txt {
 #define RAW_TARGET_NONE	(1u << WL_N)	/* target_workloads=none: a bit of no workload */
 	bool part_best;			/* part_value=best: a boot's value is its best run
 					 * (absent or part_value=mean: the mean of its runs) */
+	bool part_floor;		/* part_value=floor: as best, and the changes of
+					 * the pps cells are their floors' (floor.h) */
 };
 
 struct raw_set {

@@ -68,14 +68,15 @@ set:
 	return 0;
 }
 
-/* part_value=: mean or best */
+/* part_value=: mean, best or floor (a boot's value its best run, as best) */
 static int run_txt_part_value(const char *v, struct raw_run_txt *rt, char *msg, size_t len)
 {
-	if (strcmp(v, "mean") && strcmp(v, "best")) {
-		seterr(msg, len, "part_value '%s' is not mean or best", v);
+	if (strcmp(v, "mean") && strcmp(v, "best") && strcmp(v, "floor")) {
+		seterr(msg, len, "part_value '%s' is not mean, best or floor", v);
 		return -1;
 	}
-	rt->part_best = !strcmp(v, "best");
+	rt->part_floor = !strcmp(v, "floor");
+	rt->part_best = rt->part_floor || !strcmp(v, "best");
 	return 0;
 }
 
@@ -90,6 +91,7 @@ int raw_parse_run_txt(const char *name, const char *text, size_t len, struct raw
 	rt->target_pct = NAN;
 	rt->target_workloads = 0;
 	rt->part_best = false;
+	rt->part_floor = false;
 	for (; p < end; p = eol < end ? eol + 1 : end) {
 		line++;
 		eol = memchr(p, '\n', end - p);

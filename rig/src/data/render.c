@@ -213,6 +213,102 @@ static const char *part_word(const struct rowstats *rs)
 	return rs->raw.run_txt.part_best ? "best runs" : "means";
 }
 
+/* what a part stands for in a cell's units (run.txt part_value) */
+static const char *part_units(const struct rowstats *rs)
+{
+	if (!rs->raw.run_txt.part_best)
+		return "means";
+	return rs->raw.run_txt.part_floor ? "best runs (run.txt part_value=floor: of a "
+		"boot's runs, each on a test bed built anew, the lowest ns/packet or the "
+		"highest Mbit/s, its cost without what a test bed draws on top)" :
+		"best runs (run.txt part_value=best: of a boot's runs, each on a test bed "
+		"built anew, the lowest ns/packet or the highest Mbit/s, its cost without "
+		"what a test bed draws on top)";
+}
+
+static bool any_other(const struct rowstats *rs)
+{
+	int w;
+
+	for (w = 0; w < WL_N; w++)
+		if (rs->has_wl[w] && !rowstats_is_pps(w))
+			return true;
+	return false;
+}
+
+static bool any_target(const struct rowstats *rs)
+{
+	int w;
+
+	for (w = 0; w < WL_N; w++)
+		if (rs->has_wl[w] && rs->has_target[w])
+			return true;
+	return false;
+}
+
+/* Where the floor estimator came from, in the texts. */
+static const char *floor_source(const struct rowstats *rs)
+{
+	return rs->raw.run_txt.part_floor ? "run.txt part_value=floor" :
+	       "brnf render --estimator floor";
+}
+
+/* The notes' paragraph on a cell and its change with the floor estimator (floor.h). */
+static void print_floor_note(struct rowstats *rs, FILE *f)
+{
+	const struct floor_bound *fb = &rs->fb;
+	char keys[BRNF_NPATHS * (RAW_KEY_LEN + 4)];
+
+	rowstats_base_keys(rs, "`", keys, sizeof(keys));
+	fprintf(f, "\nA cell is the mean over its units ± the half-width of the 95%% "
+		   "confidence interval (Student t, n-1 degrees of freedom). The units are "
+		   "the parts' (boots') %s when the cell's runs come from two or more parts, "
+		   "because runs in one boot are not independent, else its runs; \"parts × "
+		   "runs\" says how many of each; \"n=1\" has no interval.\n\n",
+		part_units(rs));
+	fprintf(f, "Δ of a pps cell is the floor estimator's (%s; docs/methodology.md, "
+		   "\"The headline estimator\"): the change of the cell's floor against the "
+		   "floor of the baseline row %s(%s) in percent, ± (S + w) in percent of the "
+		   "baseline's floor. A cell's floor is its lowest run over every boot and "
+		   "test bed in pktgen's busy time per packet (the c part of its result: "
+		   "the time it did not yield; \"busy floor\" in the spread table), not the "
+		   "elapsed time of the mean column; a run lying %.0f ns/packet or more "
+		   "above it is raised. ",
+		floor_source(rs), rs->any_path ? "of its path " : "", keys, FLOOR_RAISED_NS);
+	if (isnan(fb->S))
+		fprintf(f, "No run of the %zu pps cells with busy times is raised, so the "
+			   "level, S, is unknown: every pps cell keeps the change of the mean "
+			   "over boots with its 95%% Welch interval (%s).\n\n", fb->ncells,
+			FLOOR_FALLBACK_MARK);
+	else
+		fprintf(f, "S = %.2f ns/packet, the typical first level: the median, over "
+			   "the %zu pps cells with a raised run, of each one's smallest raised "
+			   "excess. w = %.2f ns/packet, the spread within a level: the largest "
+			   "excess of a run not raised, over all %zu pps cells, the baseline's "
+			   "included. **The interval is a resolution bound, the floor's change "
+			   "known to one level, not a 95%% confidence interval**; its low end is "
+			   "rounded down and its high end up; \"indistinguishable\" when it "
+			   "holds 0. A positive change is a cost.\n\n",
+			fb->S, fb->nfirst, fb->w, fb->ncells);
+	if (fb->nfallback && !isnan(fb->S))
+		fprintf(f, "%s a pps cell whose runs, or its baseline's, lack pktgen's busy "
+			   "time: its Δ is the change of the mean over boots, with the 95%% "
+			   "Welch interval of the difference divided by the baseline mean.\n\n",
+			FLOOR_FALLBACK_MARK);
+	if (any_other(rs))
+		fprintf(f, "Δ of a cell of another workload: change of the mean against the "
+			   "baseline row %s(%s) in percent, with the 95%% Welch interval of the "
+			   "difference divided by the baseline mean; \"indistinguishable\" when "
+			   "that interval contains 0. A positive change in Mbit/s is a gain.\n\n",
+			rs->any_path ? "of its path " : "", keys);
+	if (any_target(rs))
+		fprintf(f, "\"reached ±%g%%\" (the target, %s): yes when the half-width of a "
+			   "95%% Welch interval, (high - low) / 2, is at most %g%%; for the "
+			   "baseline row, when its own 95%% half-width in percent of its mean "
+			   "is. The pps cells have none: a floor's bound does not narrow with "
+			   "more boots.\n\n", rs->target, rs->target_src, rs->target);
+}
+
 static void print_notes(struct rowstats *rs, FILE *f)
 {
 	char keys[BRNF_NPATHS * (RAW_KEY_LEN + 4)];
@@ -233,24 +329,24 @@ static void print_notes(struct rowstats *rs, FILE *f)
 	if (rs->has_wl[WL_TCP])
 		fprintf(f, "- tcp: the receiver's rate (iperf3 `end.sum_received`) summed over "
 			   "the parallel flows of a run, in Mbit/s (10^6 bit/s).\n");
-	fprintf(f, "\nA cell is the mean over its units ± the half-width of the 95%% "
-		   "confidence interval (Student t, n-1 degrees of freedom). The units are "
-		   "the parts' (boots') %s when the cell's runs come from two or more "
-		   "parts, because runs in one boot are not independent, else its runs; "
-		   "\"parts × runs\" says how many of each; \"n=1\" has no interval. "
-		   "Δ: change of the mean against the baseline row %s(%s) in percent, with "
-		   "the 95%% Welch interval of the difference divided by the baseline mean; "
-		   "\"indistinguishable\" when that interval contains 0.%s \"reached ±%g%%\" "
-		   "(the target, %s): yes when the half-width of that interval, (high - low) "
-		   "/ 2, is at most %g%%; for the baseline row, when its own 95%% half-width "
-		   "in percent of its mean is.\n\n",
-		rs->raw.run_txt.part_best ? "best runs (run.txt part_value=best: of a boot's "
-		"runs, each on a test bed built anew, the lowest ns/packet or the highest "
-		"Mbit/s, its cost without what a test bed draws on top)" : "means",
-		rs->any_path ? "of its path " : "",
-		rowstats_base_keys(rs, "`", keys, sizeof(keys)),
-		any_pps(rs) ? " A positive change in ns/packet is a "
-		"cost, in Mbit/s a gain." : "", rs->target, rs->target_src, rs->target);
+	if (rs->floor)
+		print_floor_note(rs, f);
+	else
+		fprintf(f, "\nA cell is the mean over its units ± the half-width of the 95%% "
+			   "confidence interval (Student t, n-1 degrees of freedom). The units "
+			   "are the parts' (boots') %s when the cell's runs come from two or more "
+			   "parts, because runs in one boot are not independent, else its runs; "
+			   "\"parts × runs\" says how many of each; \"n=1\" has no interval. "
+			   "Δ: change of the mean against the baseline row %s(%s) in percent, "
+			   "with the 95%% Welch interval of the difference divided by the "
+			   "baseline mean; \"indistinguishable\" when that interval contains "
+			   "0.%s \"reached ±%g%%\" (the target, %s): yes when the half-width of "
+			   "that interval, (high - low) / 2, is at most %g%%; for the baseline "
+			   "row, when its own 95%% half-width in percent of its mean is.\n\n",
+			part_units(rs), rs->any_path ? "of its path " : "",
+			rowstats_base_keys(rs, "`", keys, sizeof(keys)),
+			any_pps(rs) ? " A positive change in ns/packet is a "
+			"cost, in Mbit/s a gain." : "", rs->target, rs->target_src, rs->target);
 	if (rs->any_v2)
 		fprintf(f, "Filtering verified: measured runs load no counting rules. A "
 			   "verification pass of each row in each part (boot), in the same "
@@ -302,6 +398,13 @@ static void print_notes(struct rowstats *rs, FILE *f)
 			any_pps(rs) ? " (ns/packet: instructions per packet)" : "");
 }
 
+/* why workload @w has no target */
+static const char *no_target_why(const struct rowstats *rs, int w)
+{
+	return rs->floor && rowstats_is_pps(w) ? "the floor estimator: its bound does not "
+	       "narrow with more boots" : "run.txt target_workloads";
+}
+
 static void print_run(struct rowstats *rs, const struct summary *sm, FILE *f)
 {
 	char buf[160], b2[160];
@@ -335,12 +438,30 @@ static void print_run(struct rowstats *rs, const struct summary *sm, FILE *f)
 	else
 		fprintf(f, "- counting rules during measured runs: loaded in %zu of %zu\n",
 			rs->ncounting, rs->nmeasured);
-	fprintf(f, "- target: 95%% half-width of a change at most %g%% (%s), for", rs->target,
-		rs->target_src);
-	for (n = 0, w = 0; w < WL_N; w++)
-		if (rs->has_wl[w] && rs->has_target[w])
-			fprintf(f, "%s %s", n++ ? "," : "", brnf_workloads[w].name);
-	fputc('\n', f);
+	if (rs->floor && !any_target(rs)) {
+		fprintf(f, "- target: none (%s)\n", no_target_why(rs, WL_PPS64));
+	} else {
+		fprintf(f, "- target: 95%% half-width of a change at most %g%% (%s), for",
+			rs->target, rs->target_src);
+		for (n = 0, w = 0; w < WL_N; w++)
+			if (rs->has_wl[w] && rs->has_target[w])
+				fprintf(f, "%s %s", n++ ? "," : "", brnf_workloads[w].name);
+		fputc('\n', f);
+	}
+	if (rs->floor && isnan(rs->fb.S))
+		fprintf(f, "- estimator of the pps cells' changes: the floor's change ± (S + "
+			   "w) (%s), but no run is raised: S unknown, the mean over boots "
+			   "instead\n", floor_source(rs));
+	else if (rs->floor)
+		fprintf(f, "- estimator of the pps cells' changes: the floor's change ± (S + "
+			   "w) (%s): S = %.2f ns/packet over %zu cells with a raised run, w = "
+			   "%.2f ns/packet over %zu pps cells, S + w = %.2f ns/packet\n",
+			floor_source(rs), rs->fb.S, rs->fb.nfirst, rs->fb.w, rs->fb.ncells,
+			rs->fb.S + rs->fb.w);
+	if (rs->floor && rs->fb.nfallback)
+		fprintf(f, "- %s %zu pps cell%s the change of the mean over boots: its runs or "
+			   "its baseline's lack pktgen's busy time\n", FLOOR_FALLBACK_MARK,
+			rs->fb.nfallback, rs->fb.nfallback == 1 ? " keeps" : "s keep");
 }
 
 static int write_md(struct rowstats *rs, struct rtables *tb, const struct summary *sm,
@@ -359,8 +480,8 @@ static int write_md(struct rowstats *rs, struct rtables *tb, const struct summar
 		if (ret)
 			return ret;
 		if (!rs->has_target[w])
-			fprintf(f, "\nNo target for %s (run.txt target_workloads).\n",
-				brnf_workloads[w].name);
+			fprintf(f, "\nNo target for %s (%s).\n", brnf_workloads[w].name,
+				no_target_why(rs, w));
 		fputc('\n', f);
 	}
 	print_notes(rs, f);
@@ -418,16 +539,29 @@ static int write_txt(struct rowstats *rs, struct rtables *tb, const struct summa
 		if (ret)
 			return ret;
 		if (!rs->has_target[w])
-			fprintf(f, "no target for %s (run.txt target_workloads)\n",
-				brnf_workloads[w].name);
+			fprintf(f, "no target for %s (%s)\n", brnf_workloads[w].name,
+				no_target_why(rs, w));
 		fputc('\n', f);
 	}
-	fprintf(f, "mean ± 95%% CI over units (boots' %s with >= 2 boots, else runs); Δ vs "
-		   "%s with 95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
-		   " CV > 3%%%s%s\n\n", part_word(rs),
-		rowstats_base_keys(rs, "", keys, sizeof(keys)), rs->target, rs->target_src,
-		rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
-		rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");
+	if (rs->floor && !isnan(rs->fb.S))
+		fprintf(f, "mean ± 95%% CI over units (boots' %s with >= 2 boots, else runs); "
+			   "Δ vs %s: pps cells the floor's change (busy time) ± (S + w), S %.2f "
+			   "+ w %.2f ns/packet, a resolution bound, not a 95%% CI (%s; "
+			   "docs/methodology.md), " FLOOR_FALLBACK_MARK " and other cells with "
+			   "95%% Welch interval; reached: half-width <= %g%% (%s); " CV_MARK
+			   " CV > 3%%%s%s\n\n", part_word(rs),
+			rowstats_base_keys(rs, "", keys, sizeof(keys)), rs->fb.S, rs->fb.w,
+			floor_source(rs), rs->target, rs->target_src,
+			rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
+			rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");
+	else
+		fprintf(f, "mean ± 95%% CI over units (boots' %s with >= 2 boots, else runs); "
+			   "Δ vs %s with 95%% Welch interval; reached: half-width <= %g%% (%s); "
+			   CV_MARK " CV > 3%%%s%s\n\n", part_word(rs),
+			rowstats_base_keys(rs, "", keys, sizeof(keys)), rs->target,
+			rs->target_src,
+			rs->nlost_cells ? "; " LOST_MARK " received != sent" : "",
+			rs->nerror_cells ? "; " ERROR_MARK " runs left out (pktgen errors)" : "");
 	for (w = 0; w < WL_N; w++) {
 		if (!rs->has_wl[w])
 			continue;
@@ -510,8 +644,27 @@ static struct json_object *run_json(struct rowstats *rs, const struct summary *s
 	json_object_object_add(run, "counting_rules_runs", json_object_new_int64(rs->ncounting));
 	/* only where run.txt says so: directories rendered before it stay byte-identical */
 	if (rs->raw.run_txt.part_best)
-		json_object_object_add(run, "part_value", json_object_new_string("best"));
+		json_object_object_add(run, "part_value", json_object_new_string(
+					       rs->raw.run_txt.part_floor ? "floor" : "best"));
 	return run;
+}
+
+/* the floor estimator's S and w (floor.h), and over how many cells */
+static struct json_object *floor_json(struct rowstats *rs)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "S_ns", isnan(rs->fb.S) ? NULL :
+			       json_object_new_double(rs->fb.S));
+	json_object_object_add(o, "w_ns", json_object_new_double(rs->fb.w));
+	json_object_object_add(o, "pps_cells", json_object_new_int64(rs->fb.ncells));
+	json_object_object_add(o, "first_level_cells", json_object_new_int64(rs->fb.nfirst));
+	json_object_object_add(o, "fallback_cells", json_object_new_int64(rs->fb.nfallback));
+	json_object_object_add(o, "source", json_object_new_string(
+				       rs->raw.run_txt.part_floor ? "run.txt" : "option"));
+	return o;
 }
 
 static struct json_object *workloads_json(struct rowstats *rs)
@@ -616,6 +769,12 @@ static int write_json(struct rowstats *rs, struct rtables *tb, const struct summ
 	}
 	json_object_object_add(top, "verify_failed_rows",
 			       json_object_new_int64(rs->nverify_no));
+	if (rs->floor) {
+		o = floor_json(rs);
+		if (!o || json_object_object_add(top, "floor_bound", o))
+			goto out_put;
+		json_object_object_add(top, "estimator", json_object_new_string("floor"));
+	}
 	o = workloads_json(rs);
 	if (!o || json_object_object_add(top, "workloads", o))
 		goto out_put;
@@ -718,6 +877,7 @@ int render_dir(const char *dir, const struct render_opts *o)
 		.baseline = o ? o->baseline : NULL,
 		.target_pct = o ? o->target_pct : 0,
 		.strict = o && o->strict,
+		.estimator = o ? o->estimator : RS_EST_RUN_TXT,
 	};
 	struct rowstats rs;
 	struct rtables tb;

@@ -24,11 +24,21 @@
  * values, run_names (every run), and for pps workloads mpps, wire_mbps, sent, received,
  * lost_runs. Numbers are JSON numbers, null where there is none (e.g. an interval of
  * one unit). matrix.csv holds the same cells, one line each, the row's fields repeated.
+ *
+ * With the floor estimator (run.txt part_value=floor, or render_opts.estimator; floor.h)
+ * the changes of the pps cells are their floors' ± (S + w), in every form, and only
+ * then: matrix.json's "run" has "part_value": "floor" when run.txt says so, the top
+ * level "estimator": "floor" and "floor_bound" (S_ns, w_ns, pps_cells, first_level_cells,
+ * fallback_cells), each cell "estimator" ("floor", or "boots" for the mean over boots),
+ * floor_ns, first_level_ns, within_level_ns and busy_values (per run, in the order of
+ * values); a cell's halfwidth_pct is then h, 100 (S + w) / the baseline's floor.
  */
 #ifndef BRNF_RENDER_H
 #define BRNF_RENDER_H
 
 #include <stdbool.h>
+
+#include "rowstats.h"
 
 struct render_opts {
 	bool print;		/* also write the text table to stdout, then the
@@ -42,6 +52,8 @@ struct render_opts {
 	double target_pct;	/* > 0: overrides run.txt's target_pct (else 0.3) */
 	bool strict;		/* a row without a verification pass in some part
 				 * is an error, not only shown */
+	enum rowstats_estimator estimator;	/* of the pps cells' changes: as
+						 * run.txt says, boots or floor */
 };
 
 /* Exit status render_dir() returns when some row's filtering verification

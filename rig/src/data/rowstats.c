@@ -328,12 +328,106 @@ static void pps_sums(struct rowstats *rs, struct rcell *c)
 	}
 }
 
-/* A part's value: the mean of its runs, or with run.txt part_value=best its best run. */
+/* A part's value: the mean of its runs, or with run.txt part_value=best (or floor) its
+ * best run. */
 static enum stats_part_value part_value(const struct rowstats *rs, int w)
 {
 	if (!rs->raw.run_txt.part_best)
 		return STATS_PART_MEAN;
 	return brnf_workloads[w].lower_better ? STATS_PART_MIN : STATS_PART_MAX;
+}
+
+/* every pps cell's busy floor, into c->busy and c->fl */
+static int cell_floors(struct rowstats *rs, size_t *nbusy)
+{
+	double *v;
+	size_t i;
+	int w, d, ret;
+
+	*nbusy = 0;
+	for (i = 0; i < rs->nrows; i++) {
+		for (w = 0; w < WL_N; w++) {
+			for (d = 0; d < RAW_NDIRS; d++) {
+				struct rcell *c = &rs->rows[i].cell[w][d];
+
+				if (!rowstats_is_pps(w) || !c->n)
+					continue;
+				v = malloc(c->n * sizeof(*v));
+				if (!v)
+					return -ENOMEM;
+				c->busy = floor_busy_values(&rs->raw, c->vrun, c->n, v);
+				ret = c->busy ? floor_cell(v, c->n, &c->fl) : 0;
+				free(v);
+				if (ret)
+					return ret;
+				*nbusy += c->busy;
+			}
+		}
+	}
+	return 0;
+}
+
+/* S and w over the cells with busy times */
+static int floor_bound_of(struct rowstats *rs, size_t nbusy)
+{
+	struct floor_cell *fc = calloc(nbusy ? nbusy : 1, sizeof(*fc));
+	size_t i, k = 0;
+	int w, d, ret;
+
+	if (!fc)
+		return -ENOMEM;
+	for (i = 0; i < rs->nrows; i++)
+		for (w = 0; w < WL_N; w++)
+			for (d = 0; d < RAW_NDIRS; d++)
+				if (rs->rows[i].cell[w][d].busy)
+					fc[k++] = rs->rows[i].cell[w][d].fl;
+	ret = floor_bound_compute(fc, k, &rs->fb);
+	free(fc);
+	return ret;
+}
+
+/*
+ * The floor estimator over the pps cells (rs->floor; floor.h): each cell's busy floor,
+ * the directory's S and w, and the change of every pps cell of a row other than a
+ * baseline against its baseline's, where both have busy times and S is known; else the
+ * cell is a fallback and keeps its change, the mean over boots, computed already.
+ */
+static int floor_changes(struct rowstats *rs)
+{
+	size_t i, nbusy;
+	int w, d, ret;
+
+	ret = cell_floors(rs, &nbusy);
+	ret = ret ?: floor_bound_of(rs, nbusy);
+	if (ret)
+		return ret;
+	for (i = 0; i < rs->nrows; i++) {
+		if (rowstats_is_base(rs, i))
+			continue;
+		for (w = 0; w < WL_N; w++) {
+			for (d = 0; d < RAW_NDIRS; d++) {
+				struct rcell *c = &rs->rows[i].cell[w][d];
+				const struct rcell *bc = rowstats_base_cell(rs, i, w, d);
+				struct stats_change chg;
+
+				if (!rowstats_is_pps(w) || !c->has_stats || !bc || !bc->has_stats)
+					continue;
+				if (!c->busy || !bc->busy ||
+				    floor_change(c->fl.floor, bc->fl.floor, &rs->fb, &chg)) {
+					/* the mean over boots, computed already, if any */
+					c->fallback = c->has_chg;
+					rs->fb.nfallback += c->fallback;
+					continue;
+				}
+				c->chg = chg;
+				c->has_chg = true;
+				c->by_floor = true;
+				c->hw = stats_change_halfwidth(&chg);
+				c->reached = rs->has_target[w] && stats_reached(c->hw, rs->target);
+			}
+		}
+	}
+	return 0;
 }
 
 static int compute(struct rowstats *rs)
@@ -386,7 +480,7 @@ static int compute(struct rowstats *rs)
 			}
 		}
 	}
-	return 0;
+	return rs->floor ? floor_changes(rs) : 0;
 }
 
 const char *rowstats_kernel_text(const struct brnf_row *r, char *buf, size_t len)
@@ -439,9 +533,11 @@ static void set_target(struct rowstats *rs, const struct rowstats_opts *o)
 {
 	int w;
 
+	/* a floor's bound does not narrow with more boots: no target for it */
 	for (w = 0; w < WL_N; w++)
-		rs->has_target[w] = !rs->raw.run_txt.target_workloads ||
-				     rs->raw.run_txt.target_workloads & (1u << w);
+		rs->has_target[w] = (!rs->raw.run_txt.target_workloads ||
+				     rs->raw.run_txt.target_workloads & (1u << w)) &&
+				    !(rs->floor && rowstats_is_pps(w));
 	if (o && o->target_pct > 0) {
 		rs->target = o->target_pct;
 		rs->target_src = "brnf render --target";
@@ -488,6 +584,8 @@ int rowstats_load(struct rowstats *rs, const char *dir, const struct rowstats_op
 		pr_err("%s", err);
 		return ret;
 	}
+	rs->floor = o->estimator == RS_EST_FLOOR ||
+		    (o->estimator == RS_EST_RUN_TXT && rs->raw.run_txt.part_floor);
 	set_target(rs, o);
 	ret = group_rows(rs);
 	if (ret == -ENOMEM)

@@ -10,6 +10,9 @@
  * not compared) and whether the change's
  * 95% half-width reached the target, and each row's filtering verification (the
  * verification passes of schema 2, the runs' own verify blocks of schema 1).
+ * With the floor estimator (run.txt part_value=floor, or rowstats_opts.estimator) the
+ * change of a pps cell is its floor's ± (S + w) instead (floor.h), where its runs and
+ * its baseline's have pktgen's busy time, and the pps workloads have no target.
  * render.c draws the tables (rtables.c) and writes the files from it.
  */
 #ifndef BRNF_ROWSTATS_H
@@ -18,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "floor.h"
 #include "raw.h"
 #include "stats.h"
 
@@ -53,6 +57,12 @@ struct rcell {
 	size_t error_runs;	/* pps runs left out: pktgen counted transmit errors */
 	unsigned long long errors;	/* their errors, summed */
 	size_t trow;		/* its row in the cell table (rtables.c) */
+	/* the floor estimator (floor.h), pps cells when rowstats.floor */
+	bool busy;		/* every run has pktgen's busy time: fl holds its floor */
+	struct floor_cell fl;
+	bool by_floor;		/* chg is the floor's change ± (S + w), hw its h */
+	bool fallback;		/* a change of a pps cell that keeps the mean over
+				 * boots (FLOOR_FALLBACK_MARK) */
 };
 
 struct rrow {
@@ -92,6 +102,16 @@ struct rowstats {
 	bool has_target[WL_N];	/* run.txt target_workloads (absent: all) */
 	bool any_ruleset, any_v1, any_v2;
 	size_t nmeasured, npasses, ncounting, nlost_cells, nerror_cells;
+	bool floor;			/* the changes of the pps cells are the floor
+					 * estimator's (floor.h); no target for them */
+	struct floor_bound fb;		/* its S and w, when floor */
+};
+
+/* Which estimator gives the changes of the pps cells. */
+enum rowstats_estimator {
+	RS_EST_RUN_TXT,		/* the floor with run.txt part_value=floor, else boots */
+	RS_EST_BOOTS,		/* the mean over boots, 95% Welch interval */
+	RS_EST_FLOOR,		/* the floor's change ± (S + w) (floor.h) */
 };
 
 /* What rowstats_load() is asked for (render.h's options). */
@@ -99,6 +119,7 @@ struct rowstats_opts {
 	const char *baseline;	/* row key, kernel or label; NULL: the first row */
 	double target_pct;	/* > 0: overrides run.txt's target_pct */
 	bool strict;		/* a part with runs of a row and no pass of it: error */
+	enum rowstats_estimator estimator;
 };
 
 /*

@@ -60,7 +60,8 @@ static void main_columns(struct rowstats *rs, struct rtables *tb, int w, struct 
 		k = M_DIR + d * MD_NCOLS;
 		snprintf(h[k + MD_MEAN], sizeof(h[0]), "%s %s (mean ± 95%% CI)",
 			 raw_dir_names[d], brnf_workloads[w].unit);
-		snprintf(h[k + MD_CHG], sizeof(h[0]), "Δ %s vs baseline", raw_dir_names[d]);
+		snprintf(h[k + MD_CHG], sizeof(h[0]), "Δ %s vs baseline%s", raw_dir_names[d],
+			 rs->floor && rowstats_is_pps(w) ? " (floor ± S + w)" : "");
 		snprintf(h[k + MD_REACHED], sizeof(h[0]), "%s reached ±%g%%", raw_dir_names[d],
 			 rs->target);
 		for (int j = 0; j < MD_NCOLS; j++) {
@@ -92,21 +93,22 @@ static int mean_text(struct table *t, size_t row, size_t col, const struct rcell
 			  c->s.ci95, cv, lost, left);
 }
 
+/* a floor's change with its ends rounded outward (floor.h); a fallback marked */
 static int change_text(struct table *t, size_t row, size_t col, const struct rcell *c,
 		       bool is_base)
 {
-	int dec;
+	const char *mark = c->fallback ? " " FLOOR_FALLBACK_MARK : "";
+	char buf[96];
 
 	if (is_base && c->has_stats)
 		return table_text(t, row, col, false, "baseline");
 	if (!c->has_chg)
 		return table_text(t, row, col, false, "-");
 	if (!c->chg.has_interval)
-		return table_text(t, row, col, false, "%+.1f%% (n=1)", c->chg.pct);
-	dec = c->chg.high - c->chg.low < 0.2 ? 2 : 1;
-	return table_text(t, row, col, false, "%+.*f%% [%+.*f, %+.*f]%s", dec, c->chg.pct,
-			  dec, c->chg.low, dec, c->chg.high,
-			  c->chg.indistinguishable ? " indistinguishable" : "");
+		return table_text(t, row, col, false, "%+.1f%% (n=1)%s", c->chg.pct, mark);
+	floor_change_text(&c->chg, c->by_floor, buf, sizeof(buf));
+	return table_text(t, row, col, false, "%s%s%s", buf,
+			  c->chg.indistinguishable ? " indistinguishable" : "", mark);
 }
 
 static int reached_text(struct table *t, size_t row, size_t col, const struct rcell *c,
@@ -181,7 +183,7 @@ enum {
 	C_CI_PCT, C_CV, C_MEDIAN, C_MIN, C_MAX, C_MPPS, C_WIRE, C_REPS, C_CHG, C_CHG_LOW,
 	C_CHG_HIGH, C_CHG_DOF, C_INDIST, C_HW, C_REACHED, C_UNITS, C_UNITS_CHG, C_PER_PART,
 	C_PART_NAMES, C_PART_RUNS, C_VALUES, C_RUN_NAMES, C_SENT, C_RECEIVED, C_LOST_RUNS,
-	C_UNITS_TEXT, C_NCOLS
+	C_UNITS_TEXT, C_ESTIMATOR, C_FLOOR, C_FIRST, C_WITHIN, C_BUSY, C_NCOLS
 };
 
 #define G (TC_DATA | TC_GROUP)
@@ -239,6 +241,12 @@ static const struct tcol cell_cols[C_NCOLS] = {
 	[C_LOST_RUNS] = { "lost runs", "lost_runs", TA_RIGHT, TC_DATA, false, 0 },
 	[C_UNITS_TEXT] = { "units in order (boots' means, or runs)", "units_text", TA_LEFT,
 			   TC_TEXT, false, 0 },
+	/* the floor estimator's (floor.h); in no form without it */
+	[C_ESTIMATOR] = { "estimator", "estimator", TA_LEFT, TC_DATA, false, 0 },
+	[C_FLOOR] = { "busy floor", "floor_ns", TA_RIGHT, TC_BOTH, false, 0 },
+	[C_FIRST] = { "first level", "first_level_ns", TA_RIGHT, TC_DATA, false, 0 },
+	[C_WITHIN] = { "within level", "within_level_ns", TA_RIGHT, TC_DATA, false, 0 },
+	[C_BUSY] = { "busy values", "busy_values", TA_LEFT, TC_DATA, false, 0 },
 };
 #undef G
 
@@ -401,6 +409,32 @@ out_free:
 	return ret;
 }
 
+/* the floor estimator's columns of a cell: what its change is, its floor, first level,
+ * spread within its level and busy times */
+static int cell_floor(struct rowstats *rs, struct table *t, size_t row, int w,
+		      const struct rcell *c)
+{
+	double *v;
+	int ret;
+
+	ret = table_str(t, row, C_ESTIMATOR, c->by_floor ? "floor" : "boots");
+	if (ret || !rowstats_is_pps(w) || !c->busy)
+		return ret ?: table_text(t, row, C_FLOOR, false, "-");
+	ret = table_text(t, row, C_FLOOR, false, "%.2f", c->fl.floor);
+	ret = ret ?: table_num(t, row, C_FLOOR, c->fl.floor);
+	ret = ret ?: table_num(t, row, C_FIRST, c->fl.first);
+	ret = ret ?: table_num(t, row, C_WITHIN, c->fl.within);
+	if (ret)
+		return ret;
+	v = malloc(c->n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	floor_busy_values(&rs->raw, c->vrun, c->n, v);
+	ret = table_nums(t, row, C_BUSY, v, c->n);
+	free(v);
+	return ret;
+}
+
 static int cell_pps(struct table *t, size_t row, const struct rcell *c)
 {
 	int ret;
@@ -434,6 +468,13 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 		t->cols[C_PATH].flags = 0;	/* in no form: as before path= existed */
 	if (rs->raw.run_txt.part_best)
 		t->cols[C_UNITS_TEXT].header = "units in order (boots' best runs, or runs)";
+	if (!rs->floor) {
+		t->cols[C_ESTIMATOR].flags = 0;
+		t->cols[C_FLOOR].flags = 0;
+		t->cols[C_FIRST].flags = 0;
+		t->cols[C_WITHIN].flags = 0;
+		t->cols[C_BUSY].flags = 0;
+	}
 	for (w = 0; w < WL_N; w++) {
 		wi = &brnf_workloads[w];
 		tb->wl_first[w] = t->nrows;
@@ -461,6 +502,8 @@ static int build_cells(struct rowstats *rs, struct rtables *tb)
 							  rowstats_is_base(rs, i));
 				if (rowstats_is_pps(w))
 					ret = ret ?: cell_pps(t, row, c);
+				if (rs->floor)
+					ret = ret ?: cell_floor(rs, t, row, w, c);
 				if (ret)
 					return ret;
 			}
@@ -474,6 +517,7 @@ void rtables_spread_show(struct rtables *tb, enum brnf_workload w)
 {
 	tb->cells.cols[C_MPPS].hidden = !rowstats_is_pps(w);
 	tb->cells.cols[C_WIRE].hidden = !rowstats_is_pps(w);
+	tb->cells.cols[C_FLOOR].hidden = !rowstats_is_pps(w);
 }
 
 int rtables_build(struct rtables *tb, struct rowstats *rs)

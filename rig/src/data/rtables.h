@@ -10,7 +10,10 @@
  * are matrix.csv and, grouped by matrix row (TC_GROUP), matrix.json's rows -> cells.
  * The ruleset column shows only when some row has a ruleset other than none, the path
  * column only when some row's path is not routed (in no form at all otherwise, so that
- * results without such rows render as they always did).
+ * results without such rows render as they always did); the floor estimator's columns
+ * (estimator, busy floor, first and within level, busy values) likewise only with it.
+ * A change by the floor estimator is printed with its ends rounded outward, a fallback
+ * marked FLOOR_FALLBACK_MARK (floor.h).
  */
 #ifndef BRNF_RTABLES_H
 #define BRNF_RTABLES_H

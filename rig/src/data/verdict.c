@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "floor.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -20,13 +21,11 @@ static bool worse(int w, double pct)
 	return brnf_workloads[w].lower_better ? pct > 0 : pct < 0;
 }
 
-/* "+10.2% [+9.4, +10.9]", two decimals for an interval narrower than 0.2 */
+/* "+10.2% [+9.4, +10.9]", two decimals for an interval narrower than 0.2; a floor's
+ * ends rounded outward (floor.h) */
 static void change_str(const struct rcell *c, char *buf, size_t len)
 {
-	int dec = c->chg.high - c->chg.low < 0.2 ? 2 : 1;
-
-	snprintf(buf, len, "%+.*f%% [%+.*f, %+.*f]", dec, c->chg.pct, dec, c->chg.low, dec,
-		 c->chg.high);
+	floor_change_text(&c->chg, c->by_floor, buf, len);
 }
 
 /* The baseline row's text; with other paths every path's that has one, " and " between. */
@@ -91,10 +90,12 @@ void verdict_make(const struct rowstats *rs, struct verdict *v)
 				       "verdict: nothing to compare with %s (one row)", base);
 	} else {
 		off = (size_t)snprintf(v->text, sizeof(v->text),
-				       "verdict: %zu of %zu changes against %s lie beyond their 95%% "
-				       "intervals (%zu worse, %zu better)",
-				       v->nworse + v->nbetter, v->nchanges, base, v->nworse,
-				       v->nbetter);
+				       "verdict: %zu of %zu changes against %s lie beyond their %s"
+				       "intervals (%zu worse, %zu better%s)",
+				       v->nworse + v->nbetter, v->nchanges, base,
+				       rs->floor ? "" : "95% ", v->nworse, v->nbetter,
+				       rs->floor ? "; a pps cell's: its floor's change ± one "
+				       "level, a resolution bound, not a 95% interval" : "");
 		if (top && off < sizeof(v->text)) {
 			change_str(top, chg, sizeof(chg));
 			off += (size_t)snprintf(v->text + off, sizeof(v->text) - off,
@@ -142,6 +143,9 @@ static struct json_object *cell_json(const struct rowstats *rs, size_t i, int w,
 	json_object_object_add(o, "change_high_pct", iv ? num(c->chg.high) : NULL);
 	json_object_object_add(o, "indistinguishable",
 			       iv ? json_object_new_boolean(c->chg.indistinguishable) : NULL);
+	if (rs->floor)
+		json_object_object_add(o, "estimator",
+				       json_object_new_string(c->by_floor ? "floor" : "boots"));
 	return o;
 }
 

@@ -13,6 +13,10 @@
  * path's baseline and the line names every path's ("against A and B", B ending in
  * "· path wlan").
  *
+ * With the floor estimator (rowstats.h) a pps cell's interval is its floor's change ±
+ * one level, a resolution bound, and the line says so; a change's "estimator" in the
+ * JSON summary says which ("floor" or "boots").
+ *
  * The JSON summary (brnf run --json, brnf render --json) holds the directory, the
  * baseline (with other paths also "path_baselines"), the verdict (its counts, the
  * largest change and the line) and every change: row, workload, direction, unit, mean,

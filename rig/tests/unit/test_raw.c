@@ -469,8 +469,10 @@ static void test_run_txt(void **state)
 		  "pps64/pps1514/tcp-bytes/tcp", 0, 0 },
 		{ "target_workloads=tcp target_workloads=pps64", "run.txt:1: target_workloads "
 		  "given twice", 0, 0 },
-		{ "part_value=min", "run.txt:1: part_value 'min' is not mean or best", 0, 0 },
-		{ "reps=3\npart_value=", "run.txt:2: part_value '' is not mean or best", 0, 0 },
+		{ "part_value=min", "run.txt:1: part_value 'min' is not mean, best or floor",
+		  0, 0 },
+		{ "reps=3\npart_value=", "run.txt:2: part_value '' is not mean, best or floor",
+		  0, 0 },
 		{ "target_pct=0.300000000000000000000000000000000000000000000000000000000000000000"
 		  "0000000000000000000000000000000000000000000000000000000000000000001",
 		  "run.txt:1: 'target_pct=0.3000000...' is too long", 0, 0 },
@@ -501,11 +503,14 @@ static void test_run_txt(void **state)
 	}
 }
 
-/* part_value=: best or mean, the last one given counts; absent: mean */
+/* part_value=: best, mean or floor (a boot's best run, and the floor estimator), the
+ * last one given counts; absent: mean */
 static void test_run_txt_part_value(void **state)
 {
 	static const char best[] = "reps=3 part_value=best target_pct=0.3\n";
 	static const char mean[] = "part_value=mean\n";
+	static const char fl[] = "part_value=floor\n";
+	static const char fl_best[] = "part_value=floor part_value=best\n";
 	struct raw_run_txt rt;
 	char err[256];
 
@@ -513,10 +518,20 @@ static void test_run_txt_part_value(void **state)
 	assert_int_equal(raw_parse_run_txt("run.txt", best, strlen(best), &rt, err,
 					   sizeof(err)), 0);
 	assert_true(rt.part_best);
+	assert_false(rt.part_floor);
 	assert_true(rt.target_pct == 0.3);
 	assert_int_equal(raw_parse_run_txt("run.txt", mean, strlen(mean), &rt, err,
 					   sizeof(err)), 0);
 	assert_false(rt.part_best);
+	assert_false(rt.part_floor);
+	assert_int_equal(raw_parse_run_txt("run.txt", fl, strlen(fl), &rt, err,
+					   sizeof(err)), 0);
+	assert_true(rt.part_best);
+	assert_true(rt.part_floor);
+	assert_int_equal(raw_parse_run_txt("run.txt", fl_best, strlen(fl_best), &rt, err,
+					   sizeof(err)), 0);
+	assert_true(rt.part_best);
+	assert_false(rt.part_floor);
 }
 
 static void test_provenance(void **state)
