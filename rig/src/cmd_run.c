@@ -310,7 +310,7 @@ static void run_free(struct run *r)
 	ap_free(&r->ap);
 }
 
-static int finish(struct run *r, double t0, const char *date_start)
+static int finish(struct run *r, double t0, const char *date_start, char *msg, size_t msglen)
 {
 	struct provenance p = {
 		.part = r->c.part, .kernel_label = r->c.kernel_label,
@@ -330,7 +330,7 @@ static int finish(struct run *r, double t0, const char *date_start)
 
 	snprintf(p.date_start, sizeof(p.date_start), "%s", date_start);
 	provenance_now(p.date_end, sizeof(p.date_end));
-	return provenance_write(r->res.part, &p);
+	return provenance_write(r->res.part, &p, msg, msglen);
 }
 
 /* --- the undos of a run's steps (ledger.h), each pushed once its step succeeded */
@@ -404,7 +404,7 @@ static void drop_failed_run(struct run *r)
  */
 static int run_steps(struct run *r, double t0)
 {
-	char date_start[32];
+	char date_start[32], msg[4200];
 	int err, id_children, id_ap = -1, id_res;
 
 	if (lock_take())
@@ -435,7 +435,7 @@ static int run_steps(struct run *r, double t0)
 	if (!r->ap.built) {
 		err = ap_save(&r->ap);
 		if (r->ap.saved)
-			id_ap = ledger_push(&r->undo, "the AP's saved settings", undo_ap, r);
+			id_ap = ledger_push(&r->undo, "the AP's changed settings", undo_ap, r);
 		if (err || id_ap < 0 || brnf_stop)
 			return err ?: id_ap < 0 ? id_ap : -EINTR;
 	}
@@ -462,20 +462,27 @@ static int run_steps(struct run *r, double t0)
 	/* the children ended and the AP restored before provenance.json records it */
 	ledger_run_one(&r->undo, id_children);
 	ledger_run_one(&r->undo, id_ap);
-	err = finish(r, t0, date_start);
+	/* The runs are measured: no unwind removes them from here on. A finish that fails
+	 * (a full disk) leaves them where they are, a name no later run takes
+	 * (results_default_dir()), and says where. */
+	ledger_forget(&r->undo, id_res);
+	err = finish(r, t0, date_start, msg, sizeof(msg));
 	if (!err)
-		err = results_commit(&r->res);
-	if (!err)
-		ledger_forget(&r->undo, id_res);
-	return err ?: r->incomplete[0] ? -EIO : 0;
+		err = results_commit(&r->res, msg, sizeof(msg));
+	if (err) {
+		pr_err("%s; the %u runs stay in %s, not renamed into place", msg, r->order,
+		       results_where(&r->res));
+		return err;
+	}
+	return r->incomplete[0] ? -EIO : 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct run *r;
-	char err_msg[512], defdir[1024];
+	char err_msg[512], defdir[1024], left[256];
 	double t0 = now_sec();
-	int err, ret = EXIT_ERR;
+	int err, left_err, ret = EXIT_ERR;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -577,8 +584,11 @@ int cmd_run(int argc, char **argv)
 	if (err && brnf_stop)
 		pr_err("interrupted; %sremoving the test bed and the partial results",
 		       r->ap.saved ? "restoring the AP, " : "");
-	/* one unwind, the same after success, an error or a signal */
-	ledger_unwind(&r->undo);
+	/* one unwind, the same after success, an error or a signal; what it could not undo
+	 * (a namespace that is not the one made any more) fails the run */
+	left_err = ledger_unwind_left(&r->undo, left, sizeof(left));
+	if (left_err)
+		pr_err("left behind at the end: %s", left);
 	if (err && r->incomplete[0] && path_exists(r->res.part_final))
 		fprintf(stderr, "brnf: the %u runs before it are kept in %s (provenance.json: "
 			"\"incomplete\")\n", r->order, r->res.dir);
@@ -596,7 +606,7 @@ int cmd_run(int argc, char **argv)
 		else if (err == RENDER_VERIFY_FAILED)
 			ret = EXIT_MISMATCH;
 	}
-	if (r->restore == 1)
+	if (r->restore == 1 || left_err)
 		ret = EXIT_ERR;
 out_free:
 	run_free(r);

@@ -2,7 +2,10 @@
 /*
  * `brnf testbed up|down|flags|show`: the test bed by hand, for debugging and
  * the integration tests. `up` keeps it after brnf exits until `down` (or
- * `brnf cleanup`); the other subcommands act on the newest kept one.
+ * `brnf cleanup`); `down NAME` removes the one `up` printed NAME of, and the
+ * subcommands without a name act on the newest kept one. `up` and `down` hold the
+ * run lock, as a run does: neither changes a test bed while a run or the other
+ * does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +45,7 @@ const struct opt testbed_up_opts[] = {
 static int tb_up(int argc, char **argv)
 {
 	struct ledger undo = { 0 };
+	char left[256];
 	struct testbed tb;
 	bool on = false;
 	unsigned int r;
@@ -54,9 +58,9 @@ static int tb_up(int argc, char **argv)
 		return EXIT_ERR;
 	lock_reap_stale(false);
 	err = testbed_up(&tb, on, false, false, true, &undo);
-	if (err)
-		ledger_unwind(&undo);
-	else
+	if (err && ledger_unwind_left(&undo, left, sizeof(left)))
+		pr_err("left behind: %s", left);
+	else if (!err)
 		ledger_abandon(&undo);	/* kept until `testbed down` or `brnf cleanup` */
 	lock_release();
 	if (err)
@@ -67,29 +71,81 @@ static int tb_up(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* A kept test bed is one with <prefix>.keep beside its claim (lock_claim()). */
+static bool is_kept(const char *prefix)
+{
+	char keep[300];
+
+	snprintf(keep, sizeof(keep), BRNF_RUN_DIR "/%s.keep", prefix);
+	return path_exists(keep);
+}
+
+/*
+ * The prefix of a kept test bed from what `testbed up` printed: the prefix itself
+ * (brnf<pid>, brnf<pid>.<n>) or one of its namespaces (brnf<pid>-ap). 0, or -EINVAL
+ * with one line when name is no such word, -ENOENT when no kept test bed has it.
+ */
+static int kept_prefix(const char *name, char *prefix, size_t len)
+{
+	size_t n = strlen(NETNS_PREFIX), i;
+	const char *dash = strchr(name, '-');
+	unsigned int r;
+
+	if (dash) {
+		for (r = 0; r < TB_NROLES && strcmp(dash + 1, tb_role_names[r]); r++)
+			;
+		if (r == TB_NROLES)
+			goto bad;
+	}
+	i = dash ? (size_t)(dash - name) : strlen(name);
+	if (strncmp(name, NETNS_PREFIX, n) || i <= n || i >= len ||
+	    strspn(name + n, "0123456789.") < i - n || name[n] == '.' || name[i - 1] == '.')
+		goto bad;
+	snprintf(prefix, len, "%.*s", (int)i, name);
+	if (!is_kept(prefix)) {
+		pr_err("testbed down: %s is no test bed that brnf testbed up keeps", prefix);
+		return -ENOENT;
+	}
+	return 0;
+bad:
+	pr_err("testbed down: \"%s\" is no test bed name (brnf<pid>, or a namespace of it as "
+	       "testbed up printed: brnf<pid>-ap)", name);
+	return -EINVAL;
+}
+
+/* testbed down [NAME]: the kept test bed NAME, or the newest (none: exit 0); each
+ * namespace only if it still is the one its claim names. Other kept test beds (another
+ * user's, another test's) stay. */
 static int tb_down(int argc, char **argv)
 {
-	char prefix[32], again[32];
-	int n = 0, err;
+	char prefix[32];
+	int err;
 
-	(void)argv;
-	if (argc) {
-		pr_err("testbed down takes no arguments");
+	if (argc > 1) {
+		pr_err("usage: brnf testbed down [NAME]");
 		return EXIT_USAGE;
 	}
-	/* each namespace only if it still is the one its claim names */
-	while (testbed_find_kept(prefix, sizeof(prefix)) == 0) {
-		err = lock_remove_kept(prefix);
-		if (err < 0 || (testbed_find_kept(again, sizeof(again)) == 0 &&
-				!strcmp(again, prefix))) {
-			pr_err("test bed %s: not removed%s", prefix,
-			       err == -EBUSY ? " (its owner is running)" : "");
-			return EXIT_ERR;
-		}
-		printf("removed %s\n", prefix);
-		if (++n > 64)
-			break;
+	err = argc ? kept_prefix(argv[0], prefix, sizeof(prefix)) : 0;
+	if (err == -EINVAL)
+		return EXIT_USAGE;
+	if (err)
+		return EXIT_ERR;
+	if (lock_take())
+		return EXIT_ERR;
+	if (!argc && testbed_find_kept(prefix, sizeof(prefix))) {
+		lock_release();
+		return EXIT_OK;		/* none is up: nothing to do, as before */
 	}
+	err = lock_remove_kept(prefix);
+	if (err >= 0 && is_kept(prefix))
+		err = -EEXIST;		/* a namespace it names is still there */
+	lock_release();
+	if (err < 0) {
+		pr_err("test bed %s: not removed%s", prefix,
+		       err == -EBUSY ? " (its owner is running)" : "");
+		return EXIT_ERR;
+	}
+	printf("removed %s\n", prefix);
 	return EXIT_OK;
 }
 

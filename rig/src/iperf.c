@@ -76,10 +76,11 @@ static bool listen_line(const char *line, unsigned int port, const struct socket
 	return false;
 }
 
-/* Does process pid (in its namespace) have a TCP socket listening on port? */
-static bool listening_local(pid_t pid, unsigned int port)
+/* Does child pid (in its network namespace) have a TCP socket listening on port? */
+static bool listening_local(pid_t child, unsigned int port)
 {
 	static const char *const files[] = { "tcp6", "tcp" };
+	pid_t pid = proc_pid_in_proc(child);	/* /proc's number for it */
 	char path[300], line[512];
 	struct sockets so = { .n = 0 };
 	struct dirent *de;
@@ -89,6 +90,8 @@ static bool listening_local(pid_t pid, unsigned int port)
 	FILE *f;
 	DIR *d;
 
+	if (pid < 0)
+		return false;
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	d = opendir(path);
 	while (d && (de = readdir(d))) {

@@ -2,7 +2,9 @@
 /* The undo ledger of a run (see ledger.h). */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ledger.h"
 
@@ -56,26 +58,46 @@ static int run(struct undo *u)
 	return u->fn(u->arg);
 }
 
-int ledger_unwind_to(struct ledger *l, size_t mark)
+/* left: the what of each undo that failed, ", " between them (NULL: not wanted) */
+static int unwind(struct ledger *l, size_t mark, char *left, size_t len)
 {
 	sigset_t old;
+	size_t n;
 	int err, ret = 0;
 
+	if (left && len)
+		left[0] = '\0';
 	ledger_block(&old);
 	while (l->n > mark) {
-		err = run(&l->v[--l->n]);
+		struct undo *u = &l->v[--l->n];
+
+		err = run(u);
 		ret = ret ? ret : err;
+		if (err && left && len) {
+			n = strlen(left);
+			snprintf(left + n, len - n, "%s%s", n ? ", " : "", u->what);
+		}
 	}
 	ledger_unblock(&old);
 	return ret;
 }
 
-int ledger_unwind(struct ledger *l)
+int ledger_unwind_to(struct ledger *l, size_t mark)
 {
-	int ret = ledger_unwind_to(l, 0);
+	return unwind(l, mark, NULL, 0);
+}
+
+int ledger_unwind_left(struct ledger *l, char *left, size_t len)
+{
+	int ret = unwind(l, 0, left, len);
 
 	ledger_abandon(l);
 	return ret;
+}
+
+int ledger_unwind(struct ledger *l)
+{
+	return ledger_unwind_left(l, NULL, 0);
 }
 
 int ledger_run_one(struct ledger *l, int id)

@@ -38,6 +38,9 @@ size_t ledger_mark(const struct ledger *l);
 int ledger_unwind_to(struct ledger *l, size_t mark);
 /* Everything, then free the ledger. */
 int ledger_unwind(struct ledger *l);
+/* The same; left[0..len) gets the what of every undo that failed, ", " between them
+ * (what is left behind: the caller says so and fails), "" when none did. */
+int ledger_unwind_left(struct ledger *l, char *left, size_t len);
 /* Run one undo now (stop signals blocked): a step undone before the end, in the place
  * its undo would run anyway (the AP restored before provenance.json is written). */
 int ledger_run_one(struct ledger *l, int id);

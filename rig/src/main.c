@@ -58,7 +58,7 @@ static const struct cmd cmds[] = {
 	  "the test-bed levels of DIR's pps cells: floors, what the other runs drew, and\n"
 	  "      whether it depends on the kernel, into DIR/levels.md and DIR/levels.csv",
 	  levels_opts, NULL },
-	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down | show |\n"
+	{ "testbed", cmd_testbed, true, "up [--offloads on|off] | down [NAME] | show |\n"
 	  "                 flags BRIDGE|global FAMILY=0|1...",
 	  "the test bed by hand (debugging, tests); up prints the namespace names",
 	  testbed_up_opts, NULL },

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,12 +152,21 @@ int netns_open(const char *name)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * A pid in /proc is a pid of the pid namespace that /proc was mounted in, which need
+ * not be brnf's (PID 1 under `unshare -fp` without --mount-proc sees the host's):
+ * kill() with it could hit another process of brnf's own namespace. So each process is
+ * held by its /proc directory, whose namespace is checked and which is signalled as a
+ * pidfd: the process looked at, or none (EINVAL: one outside brnf's pid namespace,
+ * which is not brnf's to end). Returns how many were signalled.
+ */
 int netns_kill_pids(const char *name, int sig)
 {
-	char path[256], nspath[300];
+	char path[256], self[32] = "";
 	struct stat ns, st;
 	struct dirent *de;
-	int err, n = 0;
+	int err, fd, n = 0;
+	ssize_t len;
 	DIR *d;
 
 	err = ns_path(path, sizeof(path), name);
@@ -163,21 +174,21 @@ int netns_kill_pids(const char *name, int sig)
 		return err;
 	if (stat(path, &ns))
 		return -errno;
+	len = readlink("/proc/self", self, sizeof(self) - 1);	/* brnf in that /proc */
+	self[len > 0 ? len : 0] = '\0';
 	d = opendir("/proc");
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		pid_t pid = atoi(de->d_name);
-
-		if (pid <= 0 || pid == getpid())
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || !strcmp(de->d_name, self))
 			continue;
-		snprintf(nspath, sizeof(nspath), "/proc/%d/ns/net", pid);
-		if (stat(nspath, &st))
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
 			continue;
-		if (st.st_dev == ns.st_dev && st.st_ino == ns.st_ino) {
-			kill(pid, sig);
+		if (!fstatat(fd, "ns/net", &st, 0) && st.st_dev == ns.st_dev &&
+		    st.st_ino == ns.st_ino && !pidfd_send_signal(fd, sig, NULL, 0))
 			n++;
-		}
+		close(fd);
 	}
 	closedir(d);
 	return n;
@@ -254,6 +265,35 @@ int netns_enter(const char *name)
 	}
 	close(fd);
 	return err;
+}
+
+int netns_enter_child(const char *name)
+{
+	unsigned long flags = 0;
+	struct statvfs sv;
+	int err;
+
+	err = netns_enter(name);
+	if (err)
+		return err;
+	/* As `ip netns exec` (iproute2 netns_switch()): sysfs shows the links of the
+	 * namespace it was mounted from, so /sys/class/net (a bridge's nf_call_* files)
+	 * is the namespace's only when mounted anew from inside it, in a mount namespace
+	 * of the child's own whose mounts do not propagate back. */
+	if (unshare(CLONE_NEWNS) || mount("", "/", "none", MS_SLAVE | MS_REC, NULL)) {
+		err = -errno;
+		pr_err("a mount namespace for %s: %s", name, strerror(-err));
+		return err;
+	}
+	if (!statvfs("/sys", &sv) && (sv.f_flag & ST_RDONLY))
+		flags = MS_RDONLY;
+	umount2("/sys", MNT_DETACH);	/* fails when none is mounted there: as good */
+	if (mount(name, "/sys", "sysfs", flags, NULL)) {
+		err = -errno;
+		pr_err("mount sysfs of %s on /sys: %s", name, strerror(-err));
+		return err;
+	}
+	return 0;
 }
 
 int netns_leave(void)

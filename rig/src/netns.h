@@ -42,11 +42,15 @@ int netns_open(const char *name);
 /* Move this process into <name> / back to where it started. */
 int netns_enter(const char *name);
 int netns_leave(void);
+/* A child about to exec: netns_enter(), then a mount namespace of its own with sysfs
+ * mounted from inside <name> on /sys, as `ip netns exec` does. 0 or -errno, one line. */
+int netns_enter_child(const char *name);
 /* Name of the namespace entered with netns_enter(), NULL in the start one. */
 const char *netns_current(void);
 /* Abort unless this process is in a brnf namespace: the root one is never configured. */
 void netns_assert_brnf(const char *what);
-/* Send sig to every process whose network namespace is <name> (like `ip netns pids`). */
+/* Send sig to every process of brnf's pid namespace (or one below it) whose network
+ * namespace is <name> (like `ip netns pids`), through pidfds of /proc; how many. */
 int netns_kill_pids(const char *name, int sig);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -26,7 +27,8 @@ int nl_open(struct nl *nl)
 	netns_assert_brnf("opening rtnetlink");
 	ns = netns_current();
 	snprintf(nl->ns, sizeof(nl->ns), "%s", ns ? ns : "?");
-	nl->sock = mnl_socket_open(NETLINK_ROUTE);
+	/* close-on-exec: a child (nft, iperf3) must not inherit a socket of the AP */
+	nl->sock = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (!nl->sock)
 		return -errno;
 	/* Best effort, as iproute2: old kernels lack them. */

@@ -5,7 +5,6 @@
  * so a signal can end them all.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -82,7 +81,7 @@ static void child_exec(pid_t parent, const char *ns, char *const argv[], int in_
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (ns) {
-		if (netns_enter(ns))
+		if (netns_enter_child(ns))
 			_exit(127);
 		netns_assert_brnf(argv[0]);
 	}
@@ -139,6 +138,41 @@ static bool is_child(pid_t pid)
 	return false;
 }
 
+#ifdef SYS_pidfd_open
+static int pidfd_open(pid_t pid)
+{
+	return syscall(SYS_pidfd_open, pid, 0);
+}
+#else
+static int pidfd_open(pid_t pid)
+{
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
+
+pid_t proc_pid_in_proc(pid_t pid)
+{
+	char path[64], line[128];
+	pid_t there = -1;
+	FILE *f;
+	int fd;
+
+	fd = pidfd_open(pid);
+	if (fd < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &there) == 1)
+			break;
+	if (f)
+		fclose(f);
+	close(fd);
+	return there > 0 ? there : -1;
+}
+
 int proc_stat(pid_t pid, char *state, pid_t *ppid)
 {
 	char path[64], buf[512], *p;
@@ -164,31 +198,28 @@ int proc_stat(pid_t pid, char *state, pid_t *ppid)
 /*
  * As PID 1 (a container's entrypoint) brnf inherits every orphan of its pid
  * namespace (a daemonized ssh master, what a child left behind) and must reap
- * them, or they stay zombies. Only zombies whose parent is brnf and that are none
- * of its own children (whose status a wait of its own collects). At most every
- * 100 ms: it reads /proc.
+ * them, or they stay zombies. Only zombies that are none of its own children (whose
+ * status a wait of its own collects), found by waitid() without reaping (WNOWAIT):
+ * not in /proc, whose pids may be another pid namespace's (PID 1 under `unshare -fp`
+ * without --mount-proc sees the host's). The kernel shows the oldest zombie first; an
+ * orphan behind one of brnf's own children is reaped at a look after that child's
+ * wait. At most every 100 ms.
  */
 static void reap_orphans(void)
 {
 	static double last;
-	struct dirent *de;
-	pid_t pid, ppid;
-	char st;
-	DIR *d;
+	siginfo_t si;
 
 	if (getpid() != 1 || now_sec() - last < 0.1)
 		return;
 	last = now_sec();
-	d = opendir("/proc");
-	while (d && (de = readdir(d))) {
-		pid = atoi(de->d_name);
-		if (pid <= 1 || is_child(pid))
-			continue;
-		if (!proc_stat(pid, &st, &ppid) && st == 'Z' && ppid == 1)
-			waitpid(pid, NULL, WNOHANG);
+	for (;;) {
+		si.si_pid = 0;
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid ||
+		    is_child(si.si_pid))
+			break;
+		waitpid(si.si_pid, NULL, WNOHANG);
 	}
-	if (d)
-		closedir(d);
 }
 
 int proc_poll(pid_t pid, int *status)
@@ -208,20 +239,6 @@ int proc_poll(pid_t pid, int *status)
 	*status = decode(st);
 	return 0;
 }
-
-#ifdef SYS_pidfd_open
-static int pidfd_open(pid_t pid)
-{
-	return syscall(SYS_pidfd_open, pid, 0);
-}
-#else
-static int pidfd_open(pid_t pid)
-{
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-}
-#endif
 
 void proc_sleep(const pid_t *pids, unsigned int n, double timeout)
 {
@@ -352,35 +369,57 @@ int proc_run(const char *ns, char *const argv[], char **out, char **err, double 
 	return proc_run_in(ns, argv, NULL, 0, out, err, timeout);
 }
 
+/*
+ * sig to the process group of child pid, which child_exec() made its leader, so that
+ * what the child started (a shell's commands) ends with it; to pid alone when the
+ * group is gone. Only while pid is not reaped: till then its pid, the group's id, is
+ * no other process's.
+ */
+static void kill_group(pid_t pid, int sig)
+{
+	if (kill(-pid, sig) && errno == ESRCH)
+		kill(pid, sig);
+}
+
+/* Child pid runs (0) or has exited (1) and stays a zombie, not reaped: its group id
+ * still its own. -1: it is no child of ours any more (reaped by a wait elsewhere). */
+static int child_state(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return -1;
+	return si.si_pid == pid;
+}
+
 void proc_kill_all(void)
 {
-	reap_orphans();
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	unsigned int i, n;
 	double end;
-	int st;
 
-	for (i = 0; i < PROC_MAX_CHILDREN; i++)
+	reap_orphans();
+	for (i = 0; i < PROC_MAX_CHILDREN; i++) {
+		if (children[i] && child_state(children[i]) < 0)
+			children[i] = 0;	/* its pid may be another's by now */
 		if (children[i])
-			kill(children[i], SIGTERM);
+			kill_group(children[i], SIGTERM);
+	}
 	end = now_sec() + 2;
 	do {
-		for (i = 0, n = 0; i < PROC_MAX_CHILDREN; i++) {
-			if (!children[i])
-				continue;
-			if (waitpid(children[i], &st, WNOHANG) != 0)
-				children[i] = 0;
-			else
-				n++;
-		}
+		for (i = 0, n = 0; i < PROC_MAX_CHILDREN; i++)
+			n += children[i] && child_state(children[i]) == 0;
 		if (n)
 			nanosleep(&tick, NULL);
 	} while (n && now_sec() < end);
+	/* what is left of each group (a process that ignored SIGTERM), then the leader
+	 * is reaped */
 	for (i = 0; i < PROC_MAX_CHILDREN; i++) {
 		if (!children[i])
 			continue;
-		kill(children[i], SIGKILL);
-		waitpid(children[i], &st, 0);
+		kill_group(children[i], SIGKILL);
+		waitpid(children[i], NULL, 0);
 		children[i] = 0;
 	}
 }

@@ -12,8 +12,8 @@
 
 /*
  * fork; the child, in a process group of its own with no signal blocked, dies with
- * us (PR_SET_PDEATHSIG), enters namespace ns (NULL:
- * stay), gets stdout/stderr from out_fd/err_fd (-1: /dev/null) and execs argv.
+ * us (PR_SET_PDEATHSIG), enters namespace ns (NULL: stay; with /sys of ns,
+ * netns_enter_child()), gets stdout/stderr from out_fd/err_fd (-1: /dev/null) and execs argv.
  * The pid is remembered until proc_wait() reaps it. Returns pid or -errno: -EMFILE,
  * with one line, when PROC_MAX_CHILDREN are known already (that child is ended).
  */
@@ -42,8 +42,16 @@ int proc_run(const char *ns, char *const argv[], char **out, char **err, double 
 /* Same with in[0..inlen) on stdin (in == NULL: /dev/null). */
 int proc_run_in(const char *ns, char *const argv[], const char *in, size_t inlen,
 		char **out, char **err, double timeout);
-/* SIGTERM, then SIGKILL, every child still known; reap them. */
+/* SIGTERM, then SIGKILL, to the process group of every child still known (each leads
+ * one: what it started ends too); reap them. */
 void proc_kill_all(void);
+/*
+ * Child pid (not reaped: its number is brnf's pid namespace's) as /proc names it, which
+ * may be another pid namespace's (the host's, where brnf runs under unshare -fp
+ * without --mount-proc): the "Pid:" a pidfd's fdinfo shows, in the pid namespace of
+ * the /proc it is read from. -1 when /proc shows it under none.
+ */
+pid_t proc_pid_in_proc(pid_t pid);
 /* State ('R', 'S', 'Z' ...) and parent of pid, from /proc/<pid>/stat: 0 or -errno. */
 int proc_stat(pid_t pid, char *state, pid_t *ppid);
 /* First line of s that starts with "Error" (or the first line) into buf. */

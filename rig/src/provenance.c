@@ -407,7 +407,8 @@ static struct json_object *params_json(const struct provenance *p)
 	return o;
 }
 
-int provenance_write(const char *partdir, const struct provenance *p)
+int provenance_write(const char *partdir, const struct provenance *p, char *msg,
+		     size_t msglen)
 {
 	struct json_object *top = json_object_new_object(), *ctl, *ip;
 	char path[1400];
@@ -448,7 +449,7 @@ int provenance_write(const char *partdir, const struct provenance *p)
 	json_object_object_add(top, "params", params_json(p));
 	json_object_object_add(top, "rows", rows_json(p));
 	snprintf(path, sizeof(path), "%s/provenance.json", partdir);
-	err = json_write_file(path, top);
+	err = json_write_file_err(path, top, msg, msglen);
 	json_object_put(top);
 	return err;
 }

@@ -44,7 +44,9 @@ struct provenance {
 /* UTC ISO 8601 time now. */
 void provenance_now(char *buf, size_t len);
 /* Write <partdir>/provenance.json. Reads the AP's sysctls and bridge flags as
- * they are at the end of the run (through its transport). */
-int provenance_write(const char *partdir, const struct provenance *p);
+ * they are at the end of the run (through its transport). 0, or -errno with what
+ * went wrong in err[0..errlen) (the caller says it, with where the runs stay). */
+int provenance_write(const char *partdir, const struct provenance *p, char *err,
+		     size_t errlen);
 
 #endif

@@ -183,16 +183,20 @@ int results_run_dir(struct results *r, unsigned int order, const char *name,
 	return err;
 }
 
-int results_commit(struct results *r)
+const char *results_where(const struct results *r)
 {
-	const char *from = r->whole ? r->top : r->part;
+	return r->whole ? r->top : r->part;
+}
+
+int results_commit(struct results *r, char *msg, size_t msglen)
+{
+	const char *from = results_where(r);
 	const char *to = r->whole ? r->dir : r->part_final;
 
 	if (rename(from, to)) {
 		int err = -errno;
 
-		pr_err("rename %s to %s: %s (the data stay in %s)", from, to, strerror(errno),
-		       from);
+		seterr(msg, msglen, "rename %s to %s: %s", from, to, strerror(errno));
 		return err;
 	}
 	snprintf(r->top, sizeof(r->top), "%s", r->dir);

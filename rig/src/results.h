@@ -30,9 +30,13 @@ int results_open(struct results *r, const char *dir, const char *part);
 /* <part>/runs/<NNNN>-<name>, created (name: "<workload>-<direction>" or "verify"). */
 int results_run_dir(struct results *r, unsigned int order, const char *name,
 		    char *buf, size_t len);
-/* Rename into place. After this, r->dir holds the complete result. */
-int results_commit(struct results *r);
-/* Remove what we wrote (on error or signal). */
+/* Rename into place. After this, r->dir holds the complete result. 0, or -errno with
+ * what went wrong in err[0..errlen): what was written stays where it is. */
+int results_commit(struct results *r, char *err, size_t errlen);
+/* Where the results are written until results_commit(): <dir>.tmp.<pid>, or
+ * <dir>/raw/<part>.tmp.<pid> for a part added to an existing directory. */
+const char *results_where(const struct results *r);
+/* Remove what we wrote (on error or signal, before a measured run is complete). */
 void results_abort(struct results *r);
 /* The default results directory: results/<UTC date and time>-<uname -r>-netns,
  * or results/<UTC date and time>-<rig file name> for a rig (rig_path not NULL);

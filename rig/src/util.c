@@ -31,7 +31,7 @@ void pr_debug(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int json_write_file(const char *path, struct json_object *o)
+int json_write_file_err(const char *path, struct json_object *o, char *msg, size_t msglen)
 {
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_SPACED |
@@ -41,7 +41,17 @@ int json_write_file(const char *path, struct json_object *o)
 	/* as json_object_to_file_ext() wrote it, but never through a link */
 	err = s ? file_write(path, s, strlen(s), 0644) : -ENOMEM;
 	if (err)
-		pr_err("write %s: %s", path, strerror(-err));
+		seterr(msg, msglen, "write %s: %s", path, strerror(-err));
+	return err;
+}
+
+int json_write_file(const char *path, struct json_object *o)
+{
+	char msg[4200];
+	int err = json_write_file_err(path, o, msg, sizeof(msg));
+
+	if (err)
+		pr_err("%s", msg);
 	return err;
 }
 

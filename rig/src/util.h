@@ -30,6 +30,8 @@ void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write o to path as pretty JSON (record.json, provenance.json; file_write(): never
  * through a link); 0 or -errno with a message. */
 int json_write_file(const char *path, struct json_object *o);
+/* The same, what went wrong in err[0..errlen) instead of on stderr. */
+int json_write_file_err(const char *path, struct json_object *o, char *err, size_t errlen);
 /* file_render() of DIR/NAME (file.h), then "DIR/NAME" on stdout: a table a command
  * writes. 0 or -errno with a message. */
 int render_and_say(const char *dir, const char *name, file_render_fn fn, void *arg);

@@ -71,7 +71,10 @@ static int nft_install(const struct host *h, const struct verify_ports *vp)
 int verify_install(const struct host *h, const struct verify_ports *vp, enum verify_mode mode)
 {
 	char rules[1024], match[128];
-	char *argv[] = { "iptables-restore", NULL };	/* its -w eats an argument */
+	/* --noflush: only the chain is made (or emptied) and jumped to; without it the
+	 * whole mangle table, the AP's own rules in it too, would be replaced. Its -w
+	 * eats an argument. verify_remove() takes the chain and every jump out again. */
+	char *argv[] = { "iptables-restore", "--noflush", NULL };
 	unsigned int b;
 	int n;
 
@@ -79,8 +82,7 @@ int verify_install(const struct host *h, const struct verify_ports *vp, enum ver
 		return nft_install(h, vp);
 
 	n = snprintf(rules, sizeof(rules),
-		     "*mangle\n:PREROUTING ACCEPT [0:0]\n:" VERIFY_CHAIN " - [0:0]\n"
-		     "-A PREROUTING -j " VERIFY_CHAIN "\n");
+		     "*mangle\n:" VERIFY_CHAIN " - [0:0]\n-A PREROUTING -j " VERIFY_CHAIN "\n");
 	for (b = 0; b < nrules(vp, mode); b++) {
 		rule_match(vp, mode, b, match, sizeof(match));
 		n += snprintf(rules + n, sizeof(rules) - n, "-A " VERIFY_CHAIN " %s\n", match);

@@ -26,7 +26,7 @@ cleanup() {
 	for p in "$TMPD"/sshd_*.pid; do
 		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
 	done
-	"$BRNF" testbed down > /dev/null 2>&1 || true
+	"$BRNF" testbed down "$AP" > /dev/null 2>&1 || true
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT

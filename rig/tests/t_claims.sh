@@ -7,9 +7,11 @@
 # The same for a claim's temporary file (.claim.XXXXXX, made whole before it is
 # linked under its name): removed once its maker is gone, left while it holds it.
 # The claims are made here as brnf writes them ("<pid>", then "<name> <dev> <ino>").
+# A run whose own namespace is another one under its name by the end leaves it alone
+# too, says so in one line and exits 1 (it exited 0: the unwind's status was lost).
 set -eu
 . "$(dirname "$0")/lib.sh"
-checktool ip flock stat
+checktool ip flock stat jq
 
 # three prefixes of pids no process has
 free_pid() {
@@ -24,13 +26,14 @@ D1=$(free_pid 999990)
 D2=$(free_pid $((D1 - 1)))
 D3=$(free_pid $((D2 - 1)))
 STALE=brnf$D1 LIVE=brnf$D2 MOVED=brnf$D3
-holder= tmpholder=
+holder= tmpholder= REPLACED=
 TMPFREE=/run/brnf/.claim.brnfT1 TMPHELD=/run/brnf/.claim.brnfT2
 cleanup() {
 	[ -z "$holder" ] || kill "$holder" 2> /dev/null || true
 	[ -z "$tmpholder" ] || kill "$tmpholder" 2> /dev/null || true
 	rm -f "$TMPFREE" "$TMPHELD"
-	for p in $STALE $LIVE $MOVED; do
+	[ -z "$REPLACED" ] || ip netns del "$REPLACED-sta" 2> /dev/null || true
+	for p in $STALE $LIVE $MOVED $REPLACED; do
 		ip netns del "$p-ap" 2> /dev/null || true
 		rm -f "/run/brnf/$p.pid"
 	done
@@ -92,3 +95,50 @@ check "owner gone: cleanup removes its namespace" test ! -e "/run/netns/$LIVE-ap
 check "owner gone: and its claim" test ! -e "/run/brnf/$LIVE.pid"
 check "owner gone: the moved namespace is still left alone" test -e "/run/netns/$MOVED-ap"
 check "maker gone: its temporary claim file is removed" test ! -e "$TMPHELD"
+
+# --- a run's sta replaced under its name before the end: an iptables on PATH that,
+# at the run's last removal of the counting chain (its second -X: the preflight's,
+# then the verification pass's), waits until the test has deleted brnf<pid>-sta and
+# made another namespace under that name. The run's unwind must leave that one alone,
+# name it in one line, and the run exit 1.
+mkdir "$TMPD/bin"
+cat > "$TMPD/bin/iptables" <<EOS
+#!/bin/sh
+case " \$* " in
+*" -X "*)
+	n=\$((\$(cat "$TMPD/x.count" 2> /dev/null || echo 0) + 1))
+	echo "\$n" > "$TMPD/x.count"
+	if [ "\$n" -eq 2 ]; then
+		: > "$TMPD/at-end"
+		i=0
+		while [ ! -e "$TMPD/replaced" ] && [ "\$i" -lt 300 ]; do
+			sleep 0.1
+			i=\$((i + 1))
+		done
+	fi ;;
+esac
+exec $(command -v iptables) "\$@"
+EOS
+chmod +x "$TMPD/bin/iptables"
+printf 'global=0 local=-\n' > "$TMPD/one.matrix"
+PATH="$TMPD/bin:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --time 1 \
+	--omit 0 --reps 1 --flows 1 --out "$TMPD/res" --no-render > /dev/null 2> "$TMPD/err.3" &
+run=$!
+REPLACED=brnf$run
+wait_for 60 test -e "$TMPD/at-end" || true
+ip netns del "$REPLACED-sta" && ip netns add "$REPLACED-sta" || true
+: > "$TMPD/replaced"
+wait_rc "$run"
+check "a run's sta replaced before the end: exit 1 (got $rc)" test "$rc" -eq 1
+check "a run's sta replaced before the end: one line names what was left behind" \
+	test "$(grep -c "^brnf: left behind at the end: $REPLACED-sta\$" "$TMPD/err.3")" -eq 1
+check "a run's sta replaced before the end: the unwind said why" grep -q \
+	"network namespace $REPLACED-sta is not the one brnf made under that name; it is left alone" \
+	"$TMPD/err.3"
+sed -n '/left/s/^/# /p' "$TMPD/err.3"
+check "a run's sta replaced before the end: the replacement is left" \
+	test -e "/run/netns/$REPLACED-sta"
+check "a run's sta replaced before the end: the rest of the test bed removed" \
+	sh -c "! ls /run/netns | grep -q -e '^$REPLACED-ap\$' -e '^$REPLACED-pc\$'"
+check "a run's sta replaced before the end: its results committed all the same" \
+	sh -c "jq -e '.runs == 3' '$TMPD/res/raw/running/provenance.json' > /dev/null"

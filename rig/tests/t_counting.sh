@@ -3,7 +3,9 @@
 # rules (the row's ruleset alone, here none: an empty nft ruleset); they exist only during
 # the row's verification pass, which comes after the measured runs. Nor does brnf wake up
 # while it waits for a measured flow (it polled every 20 ms, which in a one-CPU guest is
-# measured time): its voluntary context switches are sampled too.
+# measured time): its voluntary context switches are sampled too. Loading the counting
+# chain leaves the AP's own rules of the mangle table in place (iptables-restore
+# --noflush; without it the whole table was replaced).
 set -eu
 . "$(dirname "$0")/lib.sh"
 checktool jq nft
@@ -80,3 +82,34 @@ check "--verify sometimes: exit status 2 (got $rc)" test "$rc" -eq 2
 check "--verify sometimes: one line naming the option" \
 	sh -c "test \$(wc -l < '$TMPD/bad.err') -eq 1 && grep -q -- --verify '$TMPD/bad.err'"
 check "--verify sometimes: nothing written" test ! -e "$TMPD/bad"
+
+# The AP's own rules in the mangle table stay while the counting chain is loaded: an
+# iptables-restore on PATH that puts a rule of its own in the AP's mangle FORWARD
+# first, then is the real one with brnf's arguments and rules, notes whether that rule
+# is still there, and takes it out again (the AP's ruleset is empty while a run
+# measures, checked above).
+mkdir "$TMPD/bin"
+cat > "$TMPD/bin/iptables-restore" <<EOS
+#!/bin/sh
+iptables -w -t mangle -A FORWARD -m comment --comment brnf_test_own
+rc=0
+$(command -v iptables-restore) "\$@" || rc=\$?
+if iptables -w -t mangle -C FORWARD -m comment --comment brnf_test_own 2> /dev/null; then
+	echo kept
+else
+	echo replaced
+fi >> "$TMPD/own.log"
+iptables -w -t mangle -D FORWARD -m comment --comment brnf_test_own 2> /dev/null || true
+exit \$rc
+EOS
+chmod +x "$TMPD/bin/iptables-restore"
+run_rc env PATH="$TMPD/bin:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp \
+	--time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/own" --no-render > /dev/null 2> "$TMPD/err"
+check "the AP's own mangle rule: the run exits 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/err" | tail -5
+check "the AP's own mangle rule: the counting chain loaded twice (preflight, verification)" \
+	test "$(wc -l < "$TMPD/own.log")" -eq 2
+check "the AP's own mangle rule: still there after each load (--noflush)" \
+	test "$(sort -u "$TMPD/own.log")" = kept
+check "the AP's own mangle rule: the verification counted with the rules (yes)" \
+	test "$(verdicts "$TMPD/own")" = yes

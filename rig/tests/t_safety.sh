@@ -221,7 +221,8 @@ check "two PID-1 runs at once: the first completes" test "$rc1" -eq 0
 check "two PID-1 runs at once: the kept test beds are still intact" beds_intact
 kill "$keeper1" "$keeper2" 2> /dev/null || true
 wait "$keeper1" "$keeper2" 2> /dev/null || true
-"$BRNF" testbed down > /dev/null
+"$BRNF" testbed down "$AP1" > /dev/null
+"$BRNF" testbed down "$AP2" > /dev/null
 check "testbed down removes both PID-1 test beds" \
 	sh -c "! ls /run/netns | grep -q -e '^$AP1\$' -e '^$AP2\$'"
 

@@ -47,7 +47,7 @@ cleanup() {
 	for p in $SSHD_PIDS; do
 		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
 	done
-	"$BRNF" testbed down > /dev/null 2>&1 || true
+	"$BRNF" testbed down "$AP" > /dev/null 2>&1 || true
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT

@@ -85,6 +85,31 @@ static void test_error_goes_on(void **state)
 	assert_string_equal(trace, "cba");
 }
 
+/* what the failed undos leave behind is named, in the order they ran, and only that */
+static void test_left_named(void **state)
+{
+	struct ledger l = { 0 };
+	char a = 'a', b = 'b', c = 'c', left[64] = "stale";
+
+	(void)state;
+	trace[0] = '\0';
+	ledger_push(&l, "brnf1-ap", undo_fail, &a);
+	ledger_push(&l, "brnf1-sta", undo_note, &b);
+	ledger_push(&l, "brnf1-pc", undo_fail, &c);
+	assert_int_equal(ledger_unwind_left(&l, left, sizeof(left)), -EIO);
+	assert_string_equal(trace, "cba");
+	assert_string_equal(left, "brnf1-pc, brnf1-ap");
+	assert_null(l.v);
+	/* none failed: nothing named; a short buffer is cut, never overrun */
+	ledger_push(&l, "brnf1-ap", undo_note, &a);
+	assert_int_equal(ledger_unwind_left(&l, left, sizeof(left)), 0);
+	assert_string_equal(left, "");
+	ledger_push(&l, "brnf1-ap", undo_fail, &a);
+	ledger_push(&l, "brnf1-pc", undo_fail, &c);
+	assert_int_equal(ledger_unwind_left(&l, left, 12), -EIO);
+	assert_string_equal(left, "brnf1-pc, b");
+}
+
 /* run one early, forget one, unwind part of it */
 static void test_run_one_forget_mark(void **state)
 {
@@ -134,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_reverse_order),
 		cmocka_unit_test(test_signals_restored),
 		cmocka_unit_test(test_error_goes_on),
+		cmocka_unit_test(test_left_named),
 		cmocka_unit_test(test_run_one_forget_mark),
 		cmocka_unit_test(test_many),
 	};

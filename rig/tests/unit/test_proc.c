@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of child processes and the stop signals (rig/src/proc.c, util.c): a full
- * child table is an error, not a child brnf forgets; a stop signal does not cut short
- * a read it lands in (SA_RESTART).
+ * child table is an error, not a child brnf forgets; ending the children ends what
+ * they started (their process groups); a stop signal does not cut short a read it
+ * lands in (SA_RESTART).
  */
 #include "unit.h"
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "proc.h"
@@ -72,6 +74,52 @@ static void test_child_table_full(void **state)
 	proc_kill_all();
 }
 
+/*
+ * A child that started a process of its own (a shell's command in the background) and
+ * waits for it: proc_kill_all() ends both, the grandchild by the SIGTERM to the
+ * child's process group. This process is a subreaper meanwhile, so that the
+ * grandchild, orphaned, is its child and its end can be seen.
+ */
+static void test_kill_all_groups(void **state)
+{
+	char *argv[] = { "sh", "-c", "sleep 600 > /dev/null & echo $!; wait", NULL };
+	char line[32] = "";
+	int p[2], status, i;
+	pid_t pid, grandchild, got = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	assert_int_equal(pipe(p), 0);
+	pid = proc_spawn(NULL, argv, p[1], -1);
+	assert_true(pid > 0);
+	close(p[1]);
+	f = fdopen(p[0], "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	grandchild = atoi(line);
+	assert_true(grandchild > 0);
+	/* this /proc is our pid namespace's: it names the child as fork() did */
+	assert_int_equal(proc_pid_in_proc(pid), pid);
+	proc_kill_all();
+	/* ended at once; not a test that hangs for 600 s when it is not */
+	for (i = 0; i < 300 && !got; i++) {
+		got = waitpid(grandchild, &status, WNOHANG);
+		if (!got)
+			usleep(10 * 1000);
+	}
+	if (!got) {
+		kill(grandchild, SIGKILL);
+		waitpid(grandchild, &status, 0);
+	}
+	assert_int_equal(got, grandchild);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGTERM);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+	assert_int_equal(children_alive(), 0);
+}
+
 /* SIGINT, SIGTERM and SIGHUP as brnf catches them: a read they land in goes on */
 static void test_signals_restart(void **state)
 {
@@ -118,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_child_table_full),
+		cmocka_unit_test(test_kill_all_groups),
 		cmocka_unit_test(test_signals_restart),
 	};
 
