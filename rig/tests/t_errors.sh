@@ -26,6 +26,8 @@ set +e
 "$BRNF" run --flows zero 2> "$TMPD/err"; rc=$?
 set -e
 check "bad option value: exit 2" test "$rc" -eq 2
+one_line "bad option value: one line naming the option, the value and what it wants" \
+	"$TMPD/err" '^brnf: option "--flows": "zero" is wrong (--flows N: parallel iperf3 flows'
 
 printf 'global=0 local=-\n' > "$TMPD/jn.matrix"
 set +e
@@ -43,19 +45,33 @@ if command -v setpriv >/dev/null; then
 	check "not root: exit 1 with a message" sh -c "[ $rc -eq 1 ] && grep -q 'needs root' '$TMPD/err'"
 fi
 
-printf 'ruleset=openwrt-flowtable\n' > "$TMPD/ft.matrix"
-if [ -e /proc/config.gz ] && zcat /proc/config.gz | grep -q '^CONFIG_NF_FLOW_TABLE=[ym]'; then
-	ok "flowtable supported here; missing-feature error not testable # SKIP"
-else
-	set +e
-	"$BRNF" run --matrix "$TMPD/ft.matrix" --time 1 --omit 0 --reps 1 --flows 1 \
-		--out "$TMPD/ft" 2> "$TMPD/err"; rc=$?
-	set -e
-	check "ruleset the kernel cannot load: exit 1" test "$rc" -eq 1
-	check "ruleset the kernel cannot load: error names it" \
-		grep -q 'ruleset openwrt-flowtable .* does not load' "$TMPD/err"
-	check "ruleset the kernel cannot load: cleaned up" no_brnf_netns
+# A kernel without flowtables (CONFIG_NF_FLOW_TABLE unset), whatever this one has: an nft
+# on PATH that refuses a transaction with a flowtable as nft does on such a kernel
+# (EOPNOTSUPP, at the flowtable's line of its input) and is the real nft otherwise.
+# brnf must name the ruleset, its file and line and the option it needs, exit 1, and
+# leave nothing behind.
+mkdir "$TMPD/noft"
+cat > "$TMPD/noft/nft" <<EOS
+#!/bin/sh
+in=\$(cat)
+line=\$(printf '%s\\n' "\$in" | grep -n '^[[:space:]]*flowtable ' | head -n 1 | cut -d: -f1)
+if [ -n "\$line" ]; then
+	echo "\$2:\$line:2-10: Error: Could not process rule: Operation not supported" >&2
+	exit 1
 fi
+printf '%s\\n' "\$in" | exec $(command -v nft) "\$@"
+EOS
+chmod +x "$TMPD/noft/nft"
+n=$(grep -n '^[[:space:]]*flowtable ' "$TOPDIR/rig/rulesets/openwrt-flowtable.nft" | head -n 1 |
+	cut -d: -f1)
+printf 'ruleset=openwrt-flowtable\n' > "$TMPD/ft.matrix"
+run_rc env PATH="$TMPD/noft:$PATH" "$BRNF" run --matrix "$TMPD/ft.matrix" --workloads tcp \
+	--time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/ft" 2> "$TMPD/err"
+check "ruleset a kernel without flowtables cannot load: exit 1" test "$rc" -eq 1
+one_line "ruleset a kernel without flowtables cannot load: one line naming it, its line $n and CONFIG_NF_FLOW_TABLE" \
+	"$TMPD/err" "ruleset openwrt-flowtable (.*/openwrt-flowtable.nft) does not load on this kernel (flowtables need CONFIG_NF_FLOW_TABLE.*/openwrt-flowtable.nft:$n:.*Operation not supported"
+check "ruleset a kernel without flowtables cannot load: nothing left" \
+	sh -c "! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]' && ! ls -d '$TMPD'/ft.tmp.* '$TMPD'/ft 2>/dev/null"
 
 # A ruleset this kernel refuses (a nat chain on the forward hook: EOPNOTSUPP when the
 # transaction is committed, not when nft parses it), from a copy of the data directory:
@@ -105,7 +121,7 @@ check "flow failing at run 3: provenance.json says why it is incomplete" \
 	test "$(jq -r '(.incomplete | startswith("run 2 failed: ")), .runs' \
 		"$TMPD/kept/raw/running/provenance.json" | tr '\n' ' ')" = "true 2 "
 check "flow failing at run 3: the part renders (no verification pass: missing)" \
-	sh -c "'$BRNF' render '$TMPD/kept' > /dev/null; test -s '$TMPD/kept/matrix.md'"
+	sh -c "'$BRNF' render '$TMPD/kept' > /dev/null && test -s '$TMPD/kept/matrix.md'"
 check "flow failing at run 3: no namespaces left" no_brnf_netns
 
 for t in nft iptables iptables-restore ip6tables; do
@@ -118,10 +134,11 @@ set -e
 check "iperf3 missing: exit 1 with one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l < '$TMPD/err') -eq 1 ] && grep -q 'iperf3 not found' '$TMPD/err'"
 
 # matrix-kernels (scripts/ab-matrix): kernels in order, row counts, FILE:LINE errors.
-check "matrix-kernels lists the kernels of ab.matrix" \
-	test "$("$BRNF" matrix-kernels "$TOPDIR/rig/matrices/ab.matrix" | tr '\n' ' ')" = "nobrnf legacy vanilla bypass ondemand "
-check "matrix-kernels --rows-of" \
-	test "$("$BRNF" matrix-kernels --rows-of vanilla "$TOPDIR/rig/matrices/ab.matrix")" = 3
+run_rc "$BRNF" matrix-kernels "$TOPDIR/rig/matrices/ab.matrix" > "$TMPD/out"
+check "matrix-kernels lists the kernels of ab.matrix (exit 0)" \
+	test "$rc $(tr '\n' ' ' < "$TMPD/out")" = "0 nobrnf legacy vanilla bypass ondemand "
+run_rc "$BRNF" matrix-kernels --rows-of vanilla "$TOPDIR/rig/matrices/ab.matrix" > "$TMPD/out"
+check "matrix-kernels --rows-of (exit 0)" test "$rc $(cat "$TMPD/out")" = "0 3"
 set +e
 "$BRNF" matrix-kernels "$TMPD/bad.matrix" 2> "$TMPD/err"; rc=$?
 set -e

@@ -40,9 +40,10 @@ for br in br-lan br-wlan; do
 done
 for fam in iptables ip6tables arptables; do
 	for v in 0 1; do
-		"$BRNF" testbed flags global "$fam=$v" || true
+		run_rc "$BRNF" testbed flags global "$fam=$v"
 		got=$(ip netns exec "$AP" sysctl -n "net.bridge.bridge-nf-call-$fam")
-		check "global bridge-nf-call-$fam=$v in the AP" test "$got" = "$v"
+		check "global bridge-nf-call-$fam=$v in the AP, exit 0 (got $got, exit $rc)" \
+			test "$got $rc" = "$v 0"
 	done
 done
 # The root namespace keeps its own values (per-namespace sysctls).
@@ -55,5 +56,5 @@ set -e
 check "unknown bridge: exit != 0" test "$rc" -ne 0
 check "unknown bridge: names it" grep -q 'no link br-nope' "$TMPD/err"
 
-"$BRNF" testbed down >/dev/null
+"$BRNF" testbed down "$AP" >/dev/null
 check "testbed down removes the namespaces" no_brnf_netns

@@ -1,5 +1,5 @@
 #!/bin/sh
-# path=wlan (issue 25): a row whose flows stay on br-wlan, bridged between sta and a
+# path=wlan (cost follows the bridge): a row whose flows stay on br-wlan, bridged between sta and a
 # second station sta2, never routed, so br-lan carries none of them.
 #
 #  sta  wlan0 ==veth== wlan0 -[br-wlan]  ap routes  [br-lan]- eth0 ==veth== eth0  pc
@@ -29,7 +29,7 @@ else
 	ok "no pktgen in this kernel: tcp-bytes instead of pps64 # SKIP pps64 on path=wlan"
 fi
 
-# row 1 is issue 25's case: br-lan filters, the flow crosses br-wlan alone
+# row 1 is the case perbridge is for: br-lan filters, the flow crosses br-wlan alone
 printf '%s\n' '# path=wlan rows (t_path_wlan.sh)' \
 	'global=0 local=br-lan path=wlan' 'global=0 local=br-wlan path=wlan' > "$TMPD/w.matrix"
 
@@ -147,7 +147,9 @@ if [ -d /proc/sys/net/bridge ]; then
 else
 	ok "no br_netfilter # SKIP the physdev counts of a bridged flow"
 fi
-"$BRNF" render "$W" > "$TMPD/render.out" 2>&1 || true
+run_rc "$BRNF" render "$W" > "$TMPD/render.out" 2>&1
+check "brnf render of the path=wlan run: exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMPD/render.out" | tail -5
 check "the tables show the path" grep -q '| wlan ' "$W/matrix.md"
 
 # --- a matrix without path=wlan makes no sta2

@@ -1,6 +1,9 @@
 #!/bin/sh
 # run.sh: run the storm's tests (scripts/storm/tests/t_*.sh, root), count their
 # "ok - ..." and "not ok - ..." lines, end with "storm-test: N passed, N failed".
+# As rig/tests/run.sh: an "ok ... # SKIP" is no pass but one skipped, said on a line
+# of its own; here a skipped check fails the suite (a storm check that did not run
+# proves nothing), and so does a run without a single check.
 # usage: scripts/storm/tests/run.sh [TEST...]
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +18,9 @@ for t in $tests; do
 	rc=$(cat "$log.rc")
 	[ "$rc" -eq 0 ] || echo "not ok - $(basename "$t") exited with status $rc" | tee -a "$log"
 done
-p=$(grep -c '^ok - ' "$log")
+p=$(grep '^ok - ' "$log" | grep -cv '# SKIP')
+s=$(grep '^ok - ' "$log" | grep -c '# SKIP')
 f=$(grep -c '^not ok - ' "$log")
+[ "$s" -eq 0 ] || echo "storm-test: $s skipped (a skipped check fails the suite)"
 echo "storm-test: $p passed, $f failed"
-[ "$f" -eq 0 ]
+[ "$f" -eq 0 ] && [ "$s" -eq 0 ] && [ "$p" -gt 0 ]
