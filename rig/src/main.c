@@ -46,7 +46,8 @@ static const struct cmd cmds[] = {
 	{ "run", cmd_run, true, "[OPTIONS]",
 	  "build the test bed (or reach the rig), run the matrix, write a results directory",
 	  run_opts, run_more },
-	{ "render", cmd_render, false, "DIR [--baseline KEY] [--target PCT] [--strict] [--json]",
+	{ "render", cmd_render, false,
+	  "DIR [--baseline KEY] [--target PCT] [--strict] [--json] [--estimator floor|boots]",
 	  "re-render matrix.{md,csv,json,txt} of DIR from its raw data alone", render_opts,
 	  NULL },
 	{ "profile", cmd_profile, false, "DIR [--tolerance PCT] [--top N]",
@@ -54,7 +55,7 @@ static const struct cmd cmds[] = {
 	  "ab-matrix --profile)\n      against the baseline row, into DIR/profile.md and "
 	  "DIR/profile.csv",
 	  profile_opts, NULL },
-	{ "levels", cmd_levels, false, "DIR",
+	{ "levels", cmd_levels, false, "DIR [--estimator floor|boots]",
 	  "the test-bed levels of DIR's pps cells: floors, what the other runs drew, and\n"
 	  "      whether it depends on the kernel, into DIR/levels.md and DIR/levels.csv",
 	  levels_opts, NULL },
