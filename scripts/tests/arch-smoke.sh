@@ -4,7 +4,7 @@
 # For each ARCH (default: arm64 mipsel): build its userspace and controller (make rootfs)
 # and its 6.12 ondemand kernel, boot that under icount and check inside
 # (scripts/tests/arch-guest.sh) that the userspace is the guest's own and that a bridge's
-# nf_call_iptables registers br_netfilter's hooks and clearing it removes them; then one
+# nf_call_iptables registers br_netfilter's hooks and clearing it keeps them; then one
 # short flow through the test bed of the controller: scripts/ab-matrix --arch ARCH with a
 # one-row matrix (ondemand, br-lan's nf_call_*), 5000 pktgen frames and one TCP flow of 1 s
 # each way, one boot (--max-boots 1: no further rounds), whose row must come back verified
