@@ -3,6 +3,9 @@
 # (no hook may be registered again during the unload). For debug-m (br_netfilter a
 # module, kprobe events, DEBUG_NET), booted by scripts/race-test --script unload-order.
 # Run as root in a guest.
+# It tests the series before the latch (the second version, which perbridge carries;
+# scripts/race-test --patches-rev builds it): the latch, like vanilla, removes the hooks
+# in the pernet exit during rmmod, which the second check below counts as a failure.
 #
 # usage: unload-order.sh [ROUNDS]   (default 20)
 #
