@@ -66,13 +66,7 @@ static int set_estimator(void *ctx, const char *v)
 {
 	struct rowstats_opts *o = ctx;
 
-	if (!strcmp(v, "floor"))
-		o->estimator = RS_EST_FLOOR;
-	else if (!strcmp(v, "boots"))
-		o->estimator = RS_EST_BOOTS;
-	else
-		return -EINVAL;
-	return 0;
+	return rowstats_estimator_parse(v, &o->estimator);
 }
 
 const struct opt levels_opts[] = {

@@ -45,13 +45,7 @@ static int set_estimator(void *ctx, const char *v)
 {
 	struct render_opts *o = ctx;
 
-	if (!strcmp(v, "floor"))
-		o->estimator = RS_EST_FLOOR;
-	else if (!strcmp(v, "boots"))
-		o->estimator = RS_EST_BOOTS;
-	else
-		return -EINVAL;
-	return 0;
+	return rowstats_estimator_parse(v, &o->estimator);
 }
 
 static int set_json(void *ctx, const char *v)

@@ -506,6 +506,17 @@ const char *rowstats_row_text(const struct brnf_row *r, char *buf, size_t len)
 	return buf;
 }
 
+int rowstats_estimator_parse(const char *v, enum rowstats_estimator *e)
+{
+	if (!strcmp(v, "floor"))
+		*e = RS_EST_FLOOR;
+	else if (!strcmp(v, "boots"))
+		*e = RS_EST_BOOTS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 void rowstats_free(struct rowstats *rs)
 {
 	struct rcell *c;

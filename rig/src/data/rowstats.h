@@ -114,6 +114,9 @@ enum rowstats_estimator {
 	RS_EST_FLOOR,		/* the floor's change ± (S + w) (floor.h) */
 };
 
+/* "floor" or "boots" (--estimator) into *e; -EINVAL for anything else */
+int rowstats_estimator_parse(const char *v, enum rowstats_estimator *e);
+
 /* What rowstats_load() is asked for (render.h's options). */
 struct rowstats_opts {
 	const char *baseline;	/* row key, kernel or label; NULL: the first row */
