@@ -8,7 +8,7 @@ STORM_SRCS := $(wildcard $(STORM_DIR)/*.c)
 STORM_OBJS := $(patsubst $(STORM_DIR)/%.c,$(STORM_OBJDIR)/%.o,$(STORM_SRCS))
 # the controller's test bed, netlink, namespace, flag, sysctl and child-process code,
 # and its data-side library (the matrix's bridge names, files, error lines)
-STORM_RIG_OBJS := $(addprefix $(RIG_OBJDIR)/,testbed.o lock.o offload.o nl.o nl_msg.o netns.o \
+STORM_RIG_OBJS := $(addprefix $(RIG_OBJDIR)/,testbed.o lock.o journal.o offload.o nl.o nl_msg.o netns.o \
 	link.o link_msg.o brflags.o sysctl.o util.o proc.o ledger.o) $(RIG_DATA_LIB)
 STORM_SERIES ?= 6.12
 STORM_SHORT_VARIANT ?= ondemand
@@ -61,7 +61,7 @@ storm-short: storm-bin guest-deps
 ### storm-test
 ###   tests of the storm and of qemu-run's panic/hang detection; ends with
 ###   "N passed, N failed"
-storm-test: storm-bin
+storm-test: storm-bin $(BUILD)/bin/brnf
 	@sh $(TOP)/scripts/storm/tests/run.sh
 
 # libFuzzer over the storm's readers of kernel and tool output (kmsg records,

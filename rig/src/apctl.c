@@ -13,6 +13,7 @@
 #include "ap_ops.h"
 #include "apctl.h"
 #include "heredoc.h"
+#include "journal.h"
 #include "ledger.h"
 #include "lock.h"
 #include "proc.h"
@@ -154,10 +155,10 @@ static int restore_script_write(struct ap *ap)
 	if (!m)
 		return -errno;
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	fprintf(m, "#!/bin/sh\n# brnf run %d: the settings of %s as saved at %s.\n"
-		"# brnf restores them itself at the end of a run (also after Ctrl-C);\n"
-		"# if it could not (SIGKILL, power cut): ssh <the AP> sh < this-file\n",
-		getpid(), ap->h.what, date);
+	fprintf(m, "# brnf: the settings of %s as saved at %s.\n"
+		"# brnf restores them itself at the end of a run (also after Ctrl-C), else\n"
+		"# the next run or brnf cleanup does from this journal entry (SIGKILL).\n",
+		ap->h.what, date);
 	for (f = 0; f < BRNF_NFAMILIES && ap->orig.have_global; f++)
 		fprintf(m, "echo %d > /proc/sys/net/bridge/bridge-nf-call-%s\n",
 			ap->orig.global[f], brnf_family_names[f]);
@@ -174,17 +175,18 @@ static int restore_script_write(struct ap *ap)
 		free(buf);
 		return -EIO;
 	}
-	err = mkdir_p(BRNF_RUN_DIR);
-	snprintf(ap->restore_sh, sizeof(ap->restore_sh), BRNF_RUN_DIR "/%d.ap-restore.sh",
-		 getpid());
-	if (!err)
-		err = file_write(ap->restore_sh, buf, len, 0600);	/* the router's firewall */
-	if (err) {
-		pr_err("write %s: %s", ap->restore_sh, strerror(-err));
-		ap->restore_sh[0] = '\0';
-	}
+	/* in the claim's journal, synced, before the first change (journal.h) */
+	err = host_journal_sh(&ap->h, buf);
 	free(buf);
-	return err;
+	if (!err) {
+		pr_err("%s: no journal to save its settings in; nothing was changed", ap->h.what);
+		err = -EINVAL;
+	}
+	if (err < 0)
+		return err;
+	ap->journal_id = err;
+	journal_entry_path(err, ap->restore_sh, sizeof(ap->restore_sh));
+	return 0;
 }
 
 int ap_save(struct ap *ap)
@@ -200,8 +202,12 @@ int ap_save(struct ap *ap)
 		pr_err("%s: cannot save its settings; nothing was changed", ap->h.what);
 		return err;
 	}
+	err = restore_script_write(ap);
+	if (err)
+		return err;
 	ap->saved = true;
-	return restore_script_write(ap);
+	journal_fault("ap");
+	return 0;
 }
 
 static bool same_text(const char *a, const char *b)
@@ -308,13 +314,13 @@ int ap_restore(struct ap *ap)
 	ret = ret ?: err;
 	ledger_unblock(&old);
 	if (ret) {
-		pr_err("%s: its settings were NOT restored completely; the saved state is in %s "
-		       "(ssh the AP sh < it)", ap->h.what,
+		pr_err("%s: its settings were NOT restored completely; the saved state is in %s: "
+		       "the next run or brnf cleanup tries again", ap->h.what,
 		       ap->restore_sh[0] ? ap->restore_sh : "(nowhere)");
 	} else {
 		ap->saved = false;
-		if (ap->restore_sh[0])
-			unlink(ap->restore_sh);
+		journal_drop(ap->journal_id);
+		ap->journal_id = 0;
 		ap->restore_sh[0] = '\0';
 	}
 	return ret;
@@ -326,29 +332,4 @@ void ap_free(struct ap *ap)
 	free(ap->orig_nft);
 	free(ap->orig_mangle);
 	ap->openwrt_release = ap->orig_nft = ap->orig_mangle = NULL;
-}
-
-int ap_restore_scripts_left(void)
-{
-	struct dirent *de;
-	int n = 0, pid, len;
-	DIR *d;
-
-	d = opendir(BRNF_RUN_DIR);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		len = 0;
-		if (sscanf(de->d_name, "%d.ap-restore.sh%n", &pid, &len) != 1 ||
-		    de->d_name[len] || pid <= 0 || pid == getpid())
-			continue;
-		if (kill(pid, 0) == 0 || errno == EPERM)
-			continue;	/* still running */
-		fprintf(stderr, "brnf: " BRNF_RUN_DIR "/%s: brnf run %d ended without restoring "
-			"its AP; to put it back: ssh <the AP> sh < " BRNF_RUN_DIR "/%s, then "
-			"remove the file\n", de->d_name, pid, de->d_name);
-		n++;
-	}
-	closedir(d);
-	return n;
 }

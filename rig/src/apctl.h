@@ -35,7 +35,8 @@ struct ap {
 	bool saved;
 	struct readback orig;
 	char *orig_nft, *orig_mangle;
-	char restore_sh[128];		/* the saved state as a script, until restored */
+	int journal_id;			/* the saved state as a script in the journal */
+	char restore_sh[400];		/* its path, for messages */
 };
 
 /* The AP on host h (its role names the counted port of each bridge); built: the
@@ -56,15 +57,11 @@ void ap_sysctls_read(const struct ap *ap, const char *const names[], unsigned in
 /* "sha256:<hex>" (or md5:) of `nft list ruleset` on the AP, "" without nft. */
 int ap_ruleset_digest(const struct ap *ap, char *buf, size_t len);
 /* Save what a run changes; restore it and compare (error when different).
- * ap_save() also writes the saved state as a POSIX sh script to
- * /run/brnf/<pid>.ap-restore.sh, mode 0600 (for a run that is SIGKILLed: `ssh
- * AP sh < FILE`); ap_restore() removes it once the AP reads back as saved. */
+ * ap_save() also journals the saved state as a POSIX sh script run on the AP
+ * (journal.h: replayed by the next run or brnf cleanup after a SIGKILL);
+ * ap_restore() drops the entry once the AP reads back as saved. */
 int ap_save(struct ap *ap);
 int ap_restore(struct ap *ap);
 void ap_free(struct ap *ap);
-/* Name every /run/brnf/<pid>.ap-restore.sh of a brnf that is gone (a run over
- * ssh killed before it could restore its AP): one line each on stderr.
- * Returns how many. */
-int ap_restore_scripts_left(void);
 
 #endif

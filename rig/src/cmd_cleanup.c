@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `brnf cleanup`: remove every test bed whose owner has ended; name the AP
- * restore scripts that runs killed over ssh left behind (those are not run
- * here: brnf cannot know the AP is reachable or still as the run left it). */
+/* `brnf cleanup`: replay the journal of every claim whose owner has ended
+ * (journal.h: an AP's saved settings put back, remote iperf3 servers ended,
+ * temporary directories removed), then remove its namespaces and the claim. */
 #include <stdio.h>
 
-#include "apctl.h"
 #include "cmds.h"
 #include "lock.h"
 #include "util.h"
@@ -21,10 +20,14 @@ int cmd_cleanup(int argc, char **argv)
 	if (lock_take())
 		return EXIT_ERR;
 	n = lock_reap_stale(true);
-	ap_restore_scripts_left();
 	lock_release();
 	if (n < 0) {
 		pr_err("cleanup failed");
+		return EXIT_ERR;
+	}
+	if (lock_reap_left()) {
+		pr_err("cleanup: %d claim(s) of ended runs stay: what the lines above name could "
+		       "not be undone", lock_reap_left());
 		return EXIT_ERR;
 	}
 	printf("removed %d test bed namespace(s)\n", n);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "journal.h"
 #include "ledger.h"
 #include "lock.h"
 #include "proc.h"
@@ -374,7 +375,16 @@ static int undo_ap(void *arg)
 
 static int undo_results(void *arg)
 {
-	results_abort(arg);
+	struct run *r = arg;
+
+	results_abort(&r->res);
+	journal_drop(r->res_journal);
+	return 0;
+}
+
+static int undo_claim(void *arg)
+{
+	lock_unclaim(arg);
 	return 0;
 }
 
@@ -413,14 +423,23 @@ static int run_steps(struct run *r, double t0)
 	    ledger_push(&r->undo, "child processes", undo_children, NULL) < 0)
 		return -ENOMEM;
 	lock_reap_stale(false);
-	ap_restore_scripts_left();
+	if (lock_reap_left() && !r->rig.testbed) {
+		pr_err("a run that ended left what brnf could not undo (the lines above); the AP "
+		       "may still carry its settings: put them back, then brnf cleanup");
+		return -EBUSY;
+	}
 	provenance_now(date_start, sizeof(date_start));
+	/* the claim and its journal (journal.h): the test bed's, else one of the run's */
 	if (r->rig.testbed) {
 		err = testbed_up(&r->tb, r->c.offloads, r->c.dynamic_neigh, r->need_sta2, false,
 				 &r->undo);
-		if (err)
-			return err;
+	} else {
+		err = lock_claim(&r->claim, false);
+		if (!err && ledger_push(&r->undo, "the run's claim", undo_claim, &r->claim) < 0)
+			err = -ENOMEM;
 	}
+	if (err)
+		return err;
 	/* ssh connections and their control directory, made as hosts are reached */
 	if (ledger_push(&r->undo, "ssh connections", undo_hosts, r) < 0)
 		return -ENOMEM;
@@ -445,7 +464,13 @@ static int run_steps(struct run *r, double t0)
 	err = results_open(&r->res, r->c.out, r->c.part);
 	if (err)
 		return err;
-	id_res = ledger_push(&r->undo, "the temporary results directory", undo_results, &r->res);
+	r->res_journal = journal_add_path("dir", results_where(&r->res));
+	if (r->res_journal < 0) {
+		results_abort(&r->res);
+		return r->res_journal;
+	}
+	id_res = ledger_push(&r->undo, "the temporary results directory", undo_results, r);
+	journal_fault("results");
 	id_children = ledger_push(&r->undo, "child processes", undo_children, NULL);
 	if (id_res < 0 || id_children < 0)
 		return -ENOMEM;
@@ -466,6 +491,7 @@ static int run_steps(struct run *r, double t0)
 	 * (a full disk) leaves them where they are, a name no later run takes
 	 * (results_default_dir()), and says where. */
 	ledger_forget(&r->undo, id_res);
+	journal_drop(r->res_journal);
 	err = finish(r, t0, date_start, msg, sizeof(msg));
 	if (!err)
 		err = results_commit(&r->res, msg, sizeof(msg));

@@ -82,7 +82,7 @@ static bool is_kept(const char *prefix)
 
 /*
  * The prefix of a kept test bed from what `testbed up` printed: the prefix itself
- * (brnf<pid>, brnf<pid>.<n>) or one of its namespaces (brnf<pid>-ap). 0, or -EINVAL
+ * (brnf<n>) or one of its namespaces (brnf<n>-ap). 0, or -EINVAL
  * with one line when name is no such word, -ENOENT when no kept test bed has it.
  */
 static int kept_prefix(const char *name, char *prefix, size_t len)
@@ -108,8 +108,8 @@ static int kept_prefix(const char *name, char *prefix, size_t len)
 	}
 	return 0;
 bad:
-	pr_err("testbed down: \"%s\" is no test bed name (brnf<pid>, or a namespace of it as "
-	       "testbed up printed: brnf<pid>-ap)", name);
+	pr_err("testbed down: \"%s\" is no test bed name (brnf<n>, or a namespace of it as "
+	       "testbed up printed: brnf<n>-ap)", name);
 	return -EINVAL;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "journal.h"
 #include "proc.h"
 #include "util.h"
 
@@ -15,8 +16,13 @@
 
 static char ctl_dir[64];
 
+static int ctl_journal;		/* the directory's journal entry (journal.h) */
+static bool ssh_reached;
+
 static int ctl_dir_make(void)
 {
+	int id;
+
 	if (ctl_dir[0])
 		return 0;
 	snprintf(ctl_dir, sizeof(ctl_dir), "/tmp/brnf-ssh.XXXXXX");
@@ -27,6 +33,14 @@ static int ctl_dir_make(void)
 		ctl_dir[0] = '\0';
 		return err;
 	}
+	/* its masters outlive a SIGKILLed brnf (ControlPersist): the journal ends them */
+	id = journal_add_path("ssh", ctl_dir);
+	if (id < 0) {
+		rm_rf(ctl_dir);
+		ctl_dir[0] = '\0';
+		return id;
+	}
+	ctl_journal = id;
 	return 0;
 }
 
@@ -35,6 +49,64 @@ void hosts_cleanup(void)
 	if (ctl_dir[0])
 		rm_rf(ctl_dir);
 	ctl_dir[0] = '\0';
+	journal_drop(ctl_journal);
+	ctl_journal = 0;
+}
+
+/* One "arg WORD" line of a journal entry; a word with a newline cannot be one. */
+static int journal_arg(FILE *m, const char *w)
+{
+	if (strchr(w, '\n'))
+		return -EINVAL;
+	fprintf(m, "arg %s\n", w);
+	return 0;
+}
+
+int host_journal_sh(const struct host *h, const char *script)
+{
+	const struct rig_role *r = h->role;
+	char *buf = NULL, port[16];
+	size_t len = 0;
+	int err = 0;
+	FILE *m;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -ENOMEM;
+	switch (h->transport) {
+	case RIG_NETNS:
+		fprintf(m, "host netns %s\n", h->ns);
+		break;
+	case RIG_LOCAL:
+		fprintf(m, "host local\n");
+		break;
+	case RIG_SSH:
+		/* ssh as host_run() calls it, without the control socket of this run */
+		fprintf(m, "host ssh\narg ssh\narg -o\narg BatchMode=yes\narg -o\n"
+			"arg ConnectTimeout=10\narg -T\n");
+		if (r->config[0])
+			err = err ?: journal_arg(m, "-F") ?: journal_arg(m, r->config);
+		if (r->identity[0])
+			err = err ?: journal_arg(m, "-i") ?: journal_arg(m, r->identity);
+		if (r->port) {
+			snprintf(port, sizeof(port), "%u", r->port);
+			err = err ?: journal_arg(m, "-p") ?: journal_arg(m, port);
+		}
+		err = err ?: journal_arg(m, "--") ?: journal_arg(m, r->dest) ?:
+		      journal_arg(m, "sh");
+		break;
+	}
+	fprintf(m, "what %s\n--\n%s", h->what, script);
+	if (fclose(m))
+		err = err ?: -ENOMEM;
+	if (err) {
+		pr_err("%s: cannot journal a step's undo: %s", h->what, strerror(-err));
+		free(buf);
+		return err;
+	}
+	err = journal_add("sh", buf, len);
+	free(buf);
+	return err;
 }
 
 void host_init(struct host *h, const struct rig_role *r, const char *ns)
@@ -187,6 +259,10 @@ int host_run(const struct host *h, char *const argv[], const char *in, size_t in
 		return ret;
 	ret = proc_run_in(NULL, sargv, in, inlen, out, err, timeout);
 	free(cmd);
+	if (!ret && !ssh_reached) {
+		ssh_reached = true;	/* a master runs now */
+		journal_fault("ssh");
+	}
 	return ret;
 }
 

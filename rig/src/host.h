@@ -51,6 +51,10 @@ int host_cmd_timeout(const struct host *h, const char *what, const char *pkg,
 /* The same for a POSIX sh script (sh -c SCRIPT). */
 int host_cmd_sh(const struct host *h, const char *what, const char *script, const char *in,
 		size_t inlen, char **out);
+/* Journal (journal.h) a POSIX sh script to run on h if brnf ends before it undid a
+ * step there itself. Returns the entry's id (> 0; 0 without a journal) or -errno after
+ * one line. */
+int host_journal_sh(const struct host *h, const char *script);
 /* End the shared connection (ssh -O exit) of h. */
 void host_close(const struct host *h);
 /* The private directory of the control sockets: made on first use, removed here. */

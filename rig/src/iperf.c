@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "iperf.h"
+#include "journal.h"
 #include "iperf_json.h"
 #include "ledger.h"
 #include "proc.h"
@@ -176,6 +177,7 @@ struct flow {
 	int status;		/* client exit status, -1 while running */
 	char path[512];
 	char remote_dir[80];	/* ssh server: its state directory (remote_dir_name()) */
+	int journal;		/* and its end in the journal */
 };
 
 static void flow_argv(const struct flow_opts *o, const char *addr, unsigned int port,
@@ -327,7 +329,7 @@ static int remote_dir_name(char *buf, size_t len, unsigned int port)
 
 	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
 		return -EIO;
-	n = snprintf(buf, len, "/tmp/brnf-iperf3.%d-%u-", getpid(), port);
+	n = snprintf(buf, len, "/tmp/brnf-iperf3.%u-", port);
 	for (i = 0; i < sizeof(rnd) && n + 2 < (int)len; i++)
 		n += snprintf(buf + n, len - n, "%02x", rnd[i]);
 	return 0;
@@ -335,16 +337,21 @@ static int remote_dir_name(char *buf, size_t len, unsigned int port)
 
 /* The remote server's shell wrote its pid (see server_argv()); end it. Only a
  * decimal pid is passed to kill, quoted. */
-static void remote_server_kill(const struct host *h, const char *dir)
+static void remote_kill_script(char *script, size_t len, const char *dir)
 {
-	char script[400];
-
-	snprintf(script, sizeof(script),
+	snprintf(script, len,
 		 "d='%s'; [ -d \"$d\" ] && [ ! -L \"$d\" ] || exit 0; "
 		 "p=$(cat \"$d/pid\" 2>/dev/null); "
 		 "case $p in ''|*[!0-9]*) ;; *) kill \"$p\" 2>/dev/null ;; esac; "
-		 "rm -rf \"$d\"", dir);
+		 "rm -rf \"$d\"\n", dir);
+}
+
+static void remote_server_kill(const struct host *h, const char *dir)
+{
+	char script[400];
 	sigset_t old;
+
+	remote_kill_script(script, sizeof(script), dir);
 
 	ledger_block(&old);	/* also after a Ctrl-C: the server must end */
 	host_sh(h, script, NULL, 0, NULL, NULL, 10);
@@ -370,6 +377,7 @@ static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int 
 			kill(f[i].client, SIGKILL);
 			proc_wait(f[i].client, 5);
 		}
+		journal_drop(f[i].journal);
 		if (f[i].out_fd >= 0)
 			close(f[i].out_fd);
 		if (f[i].err_fd >= 0)
@@ -427,6 +435,13 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 					      IPERF_PORT0 + i);
 			if (err)
 				break;
+			/* a SIGKILLed brnf cannot end it: the journal can (journal.h) */
+			remote_kill_script(script, sizeof(script), f[i].remote_dir);
+			f[i].journal = host_journal_sh(fh[i].server, script);
+			if (f[i].journal < 0) {
+				err = f[i].journal;
+				break;
+			}
 		}
 		server_argv(fh[i].server, IPERF_PORT0 + i, f[i].remote_dir, script, sizeof(script),
 			    port, sargv);
@@ -436,6 +451,9 @@ int flows_run(const struct flow_hosts *fh, const struct flow_opts *o, const char
 	}
 	for (i = 0; i < n && !err; i++)
 		err = wait_listening(fh[i].server, f[i].server, f[i].remote_dir, IPERF_PORT0 + i);
+	for (i = 0; i < n && !err; i++)
+		if (f[i].remote_dir[0])
+			journal_fault("remote");
 	for (i = 0; i < n && !err; i++) {
 		snprintf(f[i].path, sizeof(f[i].path), "%s/flow-%u.json", dir, i);
 		f[i].out_fd = open(f[i].path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |

@@ -4,7 +4,7 @@
  * with flock() for a run's whole life (the kernel drops it when the run dies,
  * even by SIGKILL) and holds the owner's pid for the message a second run
  * prints. A test bed is claimed before its first namespace is made
- * (/run/brnf/<prefix>.pid, created O_EXCL and flock()ed for the owner's life,
+ * (/run/brnf/<prefix>.claim, created O_EXCL and flock()ed for the owner's life,
  * names the owner and each namespace with its device and inode, lock.h); one
  * nobody holds is removed by the next run or by `brnf cleanup`, each namespace
  * only while it still is the one made. A namespace nobody claimed is never
@@ -22,11 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "lock.h"
 #include "netns.h"
 #include "util.h"
 
 static int lock_fd = -1;
+static int reap_left;		/* claims the last reap could not replay */
 
 int lock_take(void)
 {
@@ -98,12 +100,13 @@ static int claim_write(struct claim *c)
 		return -ENAMETOOLONG;
 	/* one write, then the tail cut: a reader never sees a claim without its lines */
 	errno = 0;
-	if (pwrite(c->fd, buf, len, 0) != (ssize_t)len || ftruncate(c->fd, len))
+	if (pwrite(c->fd, buf, len, 0) != (ssize_t)len || ftruncate(c->fd, len) ||
+	    fdatasync(c->fd))
 		return errno ? -errno : -EIO;
 	return 0;
 }
 
-int lock_claim(struct claim *c, bool keep)
+int lock_claim_as(struct claim *c, const char *base, bool keep)
 {
 	char path[256], tmp[256];
 	unsigned int k;
@@ -132,12 +135,16 @@ int lock_claim(struct claim *c, bool keep)
 		unlink(tmp);
 		return err;
 	}
-	for (k = 1; k < 100 && !linked; k++) {
-		if (k == 1)
-			snprintf(c->prefix, sizeof(c->prefix), NETNS_PREFIX "%d", getpid());
-		else
-			snprintf(c->prefix, sizeof(c->prefix), NETNS_PREFIX "%d.%u", getpid(), k);
-		state_path(path, sizeof(path), c->prefix, "pid");
+	/* the lowest number no claim and no journal has: never one a claim still names,
+	 * whatever pid its owner had (a PID 1 of another pid namespace) */
+	for (k = 1; k < CLAIM_MAX_NUM && !linked; k++) {
+		snprintf(c->prefix, sizeof(c->prefix), "%s%u", base, k);
+		state_path(path, sizeof(path), c->prefix, "journal");
+		if (path_exists(path)) {
+			errno = EEXIST;
+			continue;
+		}
+		state_path(path, sizeof(path), c->prefix, "claim");
 		linked = link(tmp, path) == 0;
 		if (!linked && errno != EEXIST)
 			break;
@@ -146,7 +153,7 @@ int lock_claim(struct claim *c, bool keep)
 	unlink(tmp);
 	if (err) {
 		pr_err("claim a test bed under %s: %s", BRNF_RUN_DIR, err == -EEXIST ?
-		       "brnf<pid> and brnf<pid>.2 .. .99 are all claimed" : strerror(-err));
+		       "every number is claimed (brnf cleanup?)" : strerror(-err));
 		close(c->fd);
 		c->fd = -1;
 		return err;
@@ -155,12 +162,24 @@ int lock_claim(struct claim *c, bool keep)
 		state_path(path, sizeof(path), c->prefix, "keep");
 		err = file_write(path, "keep\n", 5, 0644);
 		c->keep = !err;
+		if (err)
+			pr_err("claim %s: %s", path, strerror(-err));
+	}
+	if (!err) {
+		state_path(path, sizeof(path), c->prefix, "journal");
+		err = journal_open(path);
 	}
 	if (err) {
-		pr_err("claim %s: %s", path, strerror(-err));
 		lock_unclaim(c);
+		return err;
 	}
-	return err;
+	journal_fault("claim");
+	return 0;
+}
+
+int lock_claim(struct claim *c, bool keep)
+{
+	return lock_claim_as(c, NETNS_PREFIX, keep);
 }
 
 int lock_claim_ns(struct claim *c, const char *name, const struct netns_id *id)
@@ -202,8 +221,10 @@ void lock_unclaim(struct claim *c)
 
 	if (c->fd < 0)
 		return;
-	if (!c->n) {
-		state_path(path, sizeof(path), c->prefix, "pid");
+	state_path(path, sizeof(path), c->prefix, "journal");
+	journal_remove(path);		/* when empty: else the next run replays it */
+	if (!c->n && !path_exists(path)) {
+		state_path(path, sizeof(path), c->prefix, "claim");
 		unlink(path);
 		state_path(path, sizeof(path), c->prefix, "keep");
 		unlink(path);
@@ -229,7 +250,7 @@ static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 	state_path(path, sizeof(path), prefix, "keep");
 	if (!with_kept && path_exists(path))
 		return 0;
-	state_path(path, sizeof(path), prefix, "pid");
+	state_path(path, sizeof(path), prefix, "claim");
 	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -243,6 +264,12 @@ static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 	pid = line ? atoi(line) : 0;
 	if (pid <= 0)		/* just created, not yet written: not ours to judge */
 		goto out_free;
+	/* the undos beyond the namespaces first, newest first (journal.h) */
+	state_path(path, sizeof(path), prefix, "journal");
+	if (journal_replay(path)) {
+		all_gone = false;
+		reap_left++;
+	}
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		unsigned long long dev, ino;
 		struct netns_id id;
@@ -274,7 +301,7 @@ static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 		n++;
 	}
 	if (all_gone) {
-		state_path(path, sizeof(path), prefix, "pid");
+		state_path(path, sizeof(path), prefix, "claim");
 		unlink(path);
 		state_path(path, sizeof(path), prefix, "keep");
 		unlink(path);
@@ -309,6 +336,11 @@ static void tmp_reap(const char *name)
 	close(fd);
 }
 
+int lock_reap_left(void)
+{
+	return reap_left;
+}
+
 int lock_reap_stale(bool with_kept)
 {
 	char prefix[128];
@@ -316,6 +348,8 @@ int lock_reap_stale(bool with_kept)
 	bool busy;
 	int n = 0;
 	DIR *d;
+
+	reap_left = 0;
 
 	d = opendir(BRNF_RUN_DIR);
 	if (!d)
@@ -327,10 +361,10 @@ int lock_reap_stale(bool with_kept)
 			tmp_reap(de->d_name);
 			continue;
 		}
-		if (len <= 4 || strcmp(de->d_name + len - 4, ".pid") ||
-		    len - 4 >= sizeof(prefix))
+		if (len <= 6 || strcmp(de->d_name + len - 6, ".claim") ||
+		    len - 6 >= sizeof(prefix))
 			continue;
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)(len - 4), de->d_name);
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(len - 6), de->d_name);
 		n += reap_claim(prefix, with_kept, &busy);
 	}
 	closedir(d);

@@ -13,7 +13,7 @@
 int lock_take(void);
 void lock_release(void);
 /*
- * A claim: /run/brnf/<prefix>.pid, created O_EXCL and held with flock() for the
+ * A claim: /run/brnf/<prefix>.claim, created O_EXCL and held with flock() for the
  * owner's life (so an owner is alive exactly while its claim is locked, whatever
  * pid namespace it runs in), naming the owner's pid and each namespace it made
  * with the device and inode it was made as ("<name> <dev> <ino>"), or "<name> -"
@@ -21,7 +21,7 @@ void lock_release(void);
  */
 #define CLAIM_MAX_NS 8
 struct claim {
-	char prefix[32];		/* brnf<pid>, or brnf<pid>.<n> when that is taken */
+	char prefix[32];		/* brnf<n> (lock_claim()) */
 	int fd;				/* -1: no claim */
 	bool keep;
 	unsigned int n;
@@ -31,11 +31,15 @@ struct claim {
 		struct netns_id id;
 	} ns[CLAIM_MAX_NS];
 };
-/* Claim a new, unused prefix (brnf<pid>, else brnf<pid>.2 ...: two runs that are
- * both PID 1 in their own pid namespaces never share one). keep: survives our exit
- * (`brnf testbed up`) until `testbed down` or `brnf cleanup`. 0 or -errno after one
- * line. */
+/* Claim a new, unused prefix: brnf<n>, the lowest n that no claim and no journal
+ * (journal.h) has, so that no name depends on a pid (two runs that are both PID 1 in
+ * their own pid namespaces never share one), and open its journal. keep: survives our
+ * exit (`brnf testbed up`) until `testbed down` or `brnf cleanup`. 0 or -errno after
+ * one line. */
+#define CLAIM_MAX_NUM 1000
 int lock_claim(struct claim *c, bool keep);
+/* The same under another base than brnf (brnf-storm's brnfstorm<n>). */
+int lock_claim_as(struct claim *c, const char *base, bool keep);
 /* Record namespace name as being made (id NULL) or made as id. 0 or -errno. */
 int lock_claim_ns(struct claim *c, const char *name, const struct netns_id *id);
 /* Name no longer ours (deleted). */
@@ -51,5 +55,9 @@ int lock_remove_kept(const char *prefix);
  * the number removed or -errno.
  */
 int lock_reap_stale(bool with_kept);
+/* How many claims of ended owners the last lock_reap_stale() left because an entry
+ * of their journal could not be replayed (each named in one line): an AP may still
+ * carry a run's settings. */
+int lock_reap_left(void);
 
 #endif

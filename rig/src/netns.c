@@ -203,11 +203,6 @@ static bool is_placeholder(const char *path)
 	       !stat(NETNS_RUN_DIR, &dir) && st.st_dev == dir.st_dev;
 }
 
-int netns_del(const char *name)
-{
-	return netns_del_id(name, NULL);
-}
-
 int netns_del_id(const char *name, const struct netns_id *id)
 {
 	struct netns_id now;

@@ -35,8 +35,6 @@ int netns_id(const char *name, struct netns_id *id);
  * O_EXCL and the namespace not yet recorded (a claim's "pending" entry).
  */
 int netns_del_id(const char *name, const struct netns_id *id);
-/* The same by name alone, for brnf-storm's own brnfstorm<pid>-* of a storm gone. */
-int netns_del(const char *name);
 /* O_RDONLY|O_CLOEXEC fd of /run/netns/<name>, or -errno. */
 int netns_open(const char *name);
 /* Move this process into <name> / back to where it started. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "journal.h"
 #include "rowcfg.h"
 #include "ruleset.h"
 #include "util.h"
@@ -45,6 +46,8 @@ static int switches_set(const struct ap *ap, const struct brnf_row *r, struct re
 		set_bridge[b] = ap->br_netfilter || want;
 	}
 	err = ap_switches_set(ap, ap->br_netfilter, r->global, set_bridge, v);
+	if (!err && !ap->built)
+		journal_fault("change");
 	if (!err)
 		err = ap_switches_get(ap, rb);
 	if (err)

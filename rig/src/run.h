@@ -67,7 +67,9 @@ struct run {
 	int restore;			/* -1 nothing saved, 0 restored and verified, 1 failed */
 	struct ledger undo;		/* every step's undo (cmd_run.c), one unwind */
 	struct testbed tb;
+	struct claim claim;		/* the run's journal without a test bed (journal.h) */
 	struct results res;
+	int res_journal;		/* its journal entry, until committed or removed */
 	unsigned int wl[WL_N];		/* the workloads, in the order they run */
 	unsigned int nwl;
 	unsigned int repeat_mask;	/* 1 << workload: measured in repetitions 2..R too */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "brflags.h"
+#include "journal.h"
 #include "link.h"
 #include "lock.h"
 #include "netns.h"
@@ -368,6 +369,7 @@ int testbed_make(struct testbed *tb, unsigned int flags, struct ledger *l)
 			err = lock_claim_ns(&tb->claim, tb->ns[r], &tb->id[r]);
 			if (err)
 				return err;
+			journal_fault("ns");
 		}
 	}
 	/* The hosts first: the ap moves the veth peers into them. */

@@ -54,8 +54,8 @@ struct tb_undo {
 };
 
 struct testbed {
-	char prefix[32];			/* brnf<pid> (lock.h: brnf<pid>.<n>) */
-	char ns[TB_NROLES][48];			/* brnf<pid>-ap, ... */
+	char prefix[32];			/* brnf<n> (lock_claim()) */
+	char ns[TB_NROLES][48];			/* brnf<n>-ap, ... */
 	struct netns_id id[TB_NROLES];		/* each namespace as made */
 	struct claim claim;			/* fd -1: none (brnf-storm's) */
 	struct ledger *undo;			/* where testbed_make() pushes its undos */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The storm's test bed: the controller's (testbed.c, testbed_make() with TB_CHURN)
- * in namespaces named brnfstorm<pid>-{ap,sta,pc}, so that `brnf cleanup` and the
- * controller's lock never see it (their names are brnf<digits>-*):
+ * in namespaces named brnfstorm<n>-{ap,sta,pc}, claimed and journaled as the
+ * controller's are (lock.h, journal.h), so that a storm that is SIGKILLed is cleaned
+ * up by the next storm, the next run or `brnf cleanup`:
  *
  *   sta: wlan0 ==veth== wlan0 -[br-wlan]  ap  [br-lan]- eth0 ==veth== eth0 :pc
  *        198.18.1.2/24       198.18.1.1/24     198.18.2.1/24          198.18.2.2/24
@@ -18,25 +19,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lock.h"
 #include "netns.h"
 #include "proc.h"
 #include "storm.h"
 #include "testbed.h"
 #include "util.h"
 
+static int claim_undo(void *arg)
+{
+	lock_unclaim(arg);
+	return 0;
+}
+
 int bed_up(struct storm_bed *bed)
 {
-	char prefix[32];
+	struct claim c;
 	int err;
 
 	memset(bed, 0, sizeof(*bed));
-	snprintf(prefix, sizeof(prefix), STORM_PREFIX "%d", getpid());
-	testbed_names(&bed->tb, prefix);
-	err = testbed_make(&bed->tb, TB_CHURN, &bed->undo);
-	bed->made = true;
+	/* claimed and journaled as the controller's test beds are (lock.h, journal.h) */
+	err = lock_claim_as(&c, STORM_PREFIX, false);
 	if (err)
+		return err;
+	testbed_names(&bed->tb, c.prefix);
+	bed->tb.claim = c;
+	bed->made = true;
+	err = ledger_push(&bed->undo, "the storm's claim", claim_undo, &bed->tb.claim);
+	if (err >= 0)
+		err = testbed_make(&bed->tb, TB_CHURN, &bed->undo);
+	if (err < 0)
 		bed_down(bed);
-	return err;
+	return err < 0 ? err : 0;
 }
 
 void bed_down(struct storm_bed *bed)
@@ -48,74 +62,13 @@ void bed_down(struct storm_bed *bed)
 }
 
 /*
- * The pid in NAME, brnfstorm<pid> followed by SEP, when no storm runs under it any
- * more (it was killed with SIGKILL); else 0.
- */
-static long gone_storm(const char *name, char sep)
-{
-	const char *p = name + strlen(STORM_PREFIX);
-	char path[64], comm[64] = "", *buf, *end;
-	long pid;
-
-	if (strncmp(name, STORM_PREFIX, strlen(STORM_PREFIX)))
-		return 0;
-	pid = strtol(p, &end, 10);
-	if (end == p || *end != sep || pid <= 0)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	if (read_file(path, &buf, NULL) == 0) {
-		snprintf(comm, sizeof(comm), "%s", buf);
-		free(buf);
-		chomp(comm);
-	}
-	if (pid == getpid() || !strcmp(comm, "brnf-storm"))
-		return 0;
-	return pid;
-}
-
-/*
- * What a storm that is gone left: its namespaces brnfstorm<pid>-* and its
- * directory /tmp/brnfstorm<pid>.XXXXXX (traffic.c).
+ * What a storm or a brnf run that is gone left: the claims nobody holds, their
+ * journals replayed (the storm's traffic directory) and their namespaces removed,
+ * each only while it still is the one made (lock_reap_stale()). Kept test beds stay.
  */
 int bed_reap_stale(void)
 {
-	struct dirent *de;
-	int n = 0;
-	long pid;
-	DIR *d;
-
-	d = opendir(NETNS_RUN_DIR);
-	while (d && (de = readdir(d))) {
-		pid = gone_storm(de->d_name, '-');
-		if (pid && netns_del(de->d_name) == 0) {
-			fprintf(stderr, "brnf-storm: removed network namespace %s of a storm that"
-				" ended (pid %ld)\n", de->d_name, pid);
-			n++;
-		}
-	}
-	if (d)
-		closedir(d);
-	/* only a directory of ours (mkdtemp's), never a link or another user's */
-	d = opendir("/tmp");
-	while (d && (de = readdir(d))) {
-		char path[300];
-		struct stat st;
-
-		pid = gone_storm(de->d_name, '.');
-		if (!pid)
-			continue;
-		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-			continue;
-		if (rm_rf(path) == 0) {
-			fprintf(stderr, "brnf-storm: removed directory %s of a storm that ended"
-				" (pid %ld)\n", path, pid);
-			n++;
-		}
-	}
-	if (d)
-		closedir(d);
-	return n;
+	return lock_reap_stale(false);
 }
 
 static int run_in(const char *ns, char *const argv[])

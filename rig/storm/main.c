@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * brnf-storm: a bounded, seeded toggle storm of the bridge-netfilter switches
- * under traffic, in namespaces brnfstorm<pid>-{ap,sta,pc}. See usage().
+ * under traffic, in namespaces brnfstorm<n>-{ap,sta,pc}. See usage().
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -514,6 +514,9 @@ int ops_start(struct storm_bed *bed, const struct storm_opts *o, struct storm_sh
 			static struct worker w;
 
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			/* the claim is the storm's: a worker that outlives a SIGKILLed storm
+			 * by a moment must not hold it against the next one's replay */
+			close(bed->tb.claim.fd);
 			signal(SIGINT, SIG_DFL);
 			signal(SIGTERM, SIG_DFL);
 			signal(SIGHUP, SIG_DFL);

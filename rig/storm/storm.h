@@ -58,7 +58,7 @@ struct storm_opts {
 };
 
 struct storm_bed {
-	struct testbed tb;	/* tb.ns[TB_AP], ...: brnfstorm<pid>-ap, ... */
+	struct testbed tb;	/* tb.ns[TB_AP], ...: brnfstorm<n>-ap, ... */
 	struct ledger undo;	/* its namespaces, deleted by bed_down() */
 	bool made;
 };

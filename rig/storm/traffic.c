@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "parse.h"
 #include "proc.h"
 #include "storm.h"
@@ -46,6 +47,7 @@ struct traffic {
 	const struct storm_opts *o;
 	struct storm_bed *bed;
 	char tmp[64];
+	int journal;		/* tmp in the claim's journal (journal.h) */
 	unsigned int n;
 	struct runner r[MAX_FLOWS + 2];
 	bool stopping;
@@ -140,12 +142,20 @@ struct traffic *traffic_start(struct storm_bed *bed, const struct storm_opts *o,
 		return NULL;
 	t->o = o;
 	t->bed = bed;
-	snprintf(t->tmp, sizeof(t->tmp), "/tmp/" STORM_PREFIX "%d.XXXXXX", getpid());
+	snprintf(t->tmp, sizeof(t->tmp), "/tmp/%s.XXXXXX", bed->tb.prefix);
 	if (!mkdtemp(t->tmp)) {
 		snprintf(err, errlen, "mkdtemp %s: %s", t->tmp, strerror(errno));
 		free(t);
 		return NULL;
 	}
+	t->journal = journal_add_path("dir", t->tmp);	/* removed after a SIGKILL too */
+	if (t->journal < 0) {
+		snprintf(err, errlen, "journal %s: %s", t->tmp, strerror(-t->journal));
+		rm_rf(t->tmp);
+		free(t);
+		return NULL;
+	}
+	journal_fault("traffic");
 	snprintf(secs, sizeof(secs), "%u", o->flow_time);
 	t->n = o->flows > MAX_FLOWS ? MAX_FLOWS : o->flows;
 	for (i = 0; i < t->n; i++) {
@@ -358,6 +368,7 @@ void traffic_kill(struct traffic *t)
 		snprintf(cmd, sizeof(cmd), "%s", t->tmp);
 		rm_rf(cmd);
 		t->tmp[0] = '\0';
+		journal_drop(t->journal);
 	}
 }
 

@@ -8,7 +8,7 @@ TOPDIR=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOPDIR/rig/tests/checklib.sh"
 
 # No iperf3 of ours: ignore those in other tools' named namespaces (brnfstorm*,
-# brnfpb-*) on this shared machine; one in no named namespace or in brnf<pid>-*
+# brnfpb-*) on this shared machine; one in no named namespace or in brnf<n>-*
 # counts.
 no_iperf3() {
 	for _p in $(pgrep -x iperf3); do
@@ -17,6 +17,20 @@ no_iperf3() {
 		esac
 	done
 	return 0
+}
+# prefix_of PID: the test bed prefix (brnf<n>) of the brnf run PID, from its claim
+# (rig/src/lock.h: a claim's first line is its owner's pid); waits up to 30 s for it
+prefix_of() {
+	_i=0
+	while [ "$_i" -lt 300 ]; do
+		for _c in /run/brnf/brnf[0-9]*.claim; do
+			[ -e "$_c" ] && [ "$(head -n 1 "$_c" 2> /dev/null)" = "$1" ] &&
+				{ basename "$_c" .claim; return 0; }
+		done
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	return 1
 }
 no_brnf_netns() { ! ls /run/netns 2>/dev/null | grep -q '^brnf[0-9]'; }
 lock_free() { flock -n /run/brnf/lock true 2>/dev/null || [ ! -e /run/brnf/lock ]; }

@@ -42,19 +42,20 @@ check "SIGTERM: no iperf3 left" no_iperf3
 "$BRNF" run --matrix "$TMPD/m" --time 5 --omit 0 --reps 2 --flows 2 --out "$TMPD/k" \
 	> /dev/null 2>&1 &
 pid=$!
+p=$(prefix_of "$pid") || true
 if wait_for 20 started "$TMPD/k"; then ok "run started (SIGKILL case)"; else not_ok "run started"; fi
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 check "SIGKILL leaves its namespaces (the case to clean)" \
-	sh -c "ls /run/netns | grep -q '^brnf$pid-'"
+	sh -c "ls /run/netns | grep -q '^$p-'"
 set +e
 "$BRNF" run --matrix "$TMPD/m" --time 1 --omit 0 --reps 1 --flows 1 --out "$TMPD/next" \
 	--no-render > /dev/null 2> "$TMPD/err.n"
 rc=$?
 set -e
 check "next run succeeds" test "$rc" -eq 0
-check "next run reports removing the stale test bed" grep -q "brnf$pid-ap of a run that ended" "$TMPD/err.n"
-check "stale namespaces gone" sh -c "! ls /run/netns 2>/dev/null | grep -q '^brnf$pid-'"
+check "next run reports removing the stale test bed" grep -q "$p-ap of a run that ended" "$TMPD/err.n"
+check "stale namespaces gone" sh -c "! ls /run/netns 2>/dev/null | grep -q '^$p-'"
 check "no namespaces left at all" no_brnf_netns
 check "no iperf3 of the killed run left" no_iperf3
 # The killed run's temporary results stay as .tmp (never renamed to complete).

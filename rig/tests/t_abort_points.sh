@@ -49,4 +49,36 @@ for sig in INT TERM KILL; do
 		rm -rf "$out" "$out".tmp.*
 	done
 done
-check "no state files left in /run/brnf" sh -c "! ls /run/brnf/*.pid 2>/dev/null"
+check "no claim or journal left in /run/brnf" \
+	sh -c "! ls -d /run/brnf/*.claim /run/brnf/*.journal 2>/dev/null"
+
+# SIGKILL right after each kind of step the journal records on the test bed
+# (BRNF_FAULT_KILL, rig/src/journal.h), then `brnf cleanup`: the root namespace's
+# sysctls, links and firewall, the namespaces, /run/brnf and the results' parent are
+# byte for byte as before
+host_state() {
+	root_state
+	ip netns list
+	ls /run/brnf
+	ls "$TMPD" | grep -v "^state\\."
+}
+for kind in claim ns results; do
+	host_state > "$TMPD/state.before"
+	run_rc env BRNF_FAULT_KILL=$kind "$BRNF" run --matrix "$TMPD/m" --time 1 --omit 0 \
+		--reps 1 --flows 2 --no-render --out "$TMPD/kill" > /dev/null 2> "$TMPD/state.err"
+	check "killed after the step $kind (exit 137)" sh -c "test $rc -eq 137 &&
+		grep -q 'BRNF_FAULT_KILL=$kind: killed' '$TMPD/state.err'"
+	host_state > "$TMPD/state.killed"
+	check "killed after the step $kind: something is left to undo" \
+		sh -c "! cmp -s '$TMPD/state.before' '$TMPD/state.killed'"
+	run_rc "$BRNF" cleanup > /dev/null
+	check "killed after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
+	host_state > "$TMPD/state.after"
+	if cmp -s "$TMPD/state.before" "$TMPD/state.after"; then
+		ok "killed after the step $kind, brnf cleanup: byte-identical to before"
+	else
+		not_ok "killed after the step $kind, brnf cleanup: byte-identical to before"
+		diff "$TMPD/state.before" "$TMPD/state.after" | sed 's/^/# /' | head
+	fi
+	rm -f "$TMPD"/state.*
+done

@@ -20,11 +20,12 @@ run() { # out matrix [datadir]: brnf run, exit status in $rc
 	BRNF_DATADIR=${3:-} "$BRNF" run --matrix "$2" --workloads tcp --time 1 --omit 0 \
 		--reps 1 --flows 1 --out "$1" --no-render > "$TMPD/out" 2> "$TMPD/err" &
 	pid=$!
+	p=$(prefix_of "$pid") || true
 	# the AP's rules while the measured runs run (the verification makes its directory
 	# before it inserts its rules, as in t_counting.sh)
 	: > "$TMPD/samples"
 	while kill -0 "$pid" 2>/dev/null; do
-		n=$( { ip netns exec "brnf$pid-ap" nft list ruleset | grep -c brnf_count; } 2>/dev/null)
+		n=$( { ip netns exec "$p-ap" nft list ruleset | grep -c brnf_count; } 2>/dev/null)
 		r=$(ls "$1".tmp.*/raw/running/runs 2>/dev/null | tail -n 1)
 		[ -z "$r" ] || echo "$r $n" >> "$TMPD/samples"
 		sleep 0.05

@@ -16,7 +16,7 @@ checktool ip flock stat jq
 # three prefixes of pids no process has
 free_pid() {
 	_p=$1
-	while [ -e "/proc/$_p" ] || [ -e "/run/brnf/brnf$_p.pid" ] ||
+	while [ -e "/proc/$_p" ] || [ -e "/run/brnf/brnf$_p.claim" ] ||
 		ls /run/netns 2>/dev/null | grep -q "^brnf$_p-"; do
 		_p=$((_p - 1))
 	done
@@ -35,7 +35,7 @@ cleanup() {
 	[ -z "$REPLACED" ] || ip netns del "$REPLACED-sta" 2> /dev/null || true
 	for p in $STALE $LIVE $MOVED $REPLACED; do
 		ip netns del "$p-ap" 2> /dev/null || true
-		rm -f "/run/brnf/$p.pid"
+		rm -f "/run/brnf/$p.claim"
 	done
 	cleanup_tmp
 }
@@ -46,7 +46,7 @@ mkdir -p /run/brnf
 claim() {
 	ip netns add "$1-ap"
 	printf '%s\n%s-ap %s\n' "$2" "$1" \
-		"$(stat -c "%d ${3:-%i}" "/run/netns/$1-ap")" > "/run/brnf/$1.pid"
+		"$(stat -c "%d ${3:-%i}" "/run/netns/$1-ap")" > "/run/brnf/$1.claim"
 }
 claim "$STALE" "$D1"
 claim "$LIVE" "$D2"
@@ -54,7 +54,7 @@ claim "$MOVED" "$D3" 1
 ip netns exec "$LIVE-ap" ip link add keep0 type veth peer name keep1
 # the live claim's owner: holds its flock, as a brnf holds its claim for its life (the
 # lock's descriptor is the sleep's own: it ends with it)
-(exec 9<> "/run/brnf/$LIVE.pid" && flock 9 && exec sleep 600) > /dev/null 2>&1 &
+(exec 9<> "/run/brnf/$LIVE.claim" && flock 9 && exec sleep 600) > /dev/null 2>&1 &
 holder=$!
 # two temporary claim files: one its maker (killed) left, one being made
 echo 1 > "$TMPFREE"
@@ -62,26 +62,26 @@ echo 1 > "$TMPHELD"
 (exec 9<> "$TMPHELD" && flock 9 && exec sleep 600) > /dev/null 2>&1 &
 tmpholder=$!
 held() { ! flock -n "$1" true; }
-check "the live claim is locked by its owner" wait_for 10 held "/run/brnf/$LIVE.pid"
+check "the live claim is locked by its owner" wait_for 10 held "/run/brnf/$LIVE.claim"
 check "a temporary claim file is locked by its maker" wait_for 10 held "$TMPHELD"
 
 run_rc "$BRNF" cleanup > "$TMPD/out.1" 2> "$TMPD/err.1"
 sed 's/^/# /' "$TMPD/err.1"
 check "cleanup: exits 0" test "$rc" -eq 0
 check "cleanup: a claim nobody holds: its namespace removed" test ! -e "/run/netns/$STALE-ap"
-check "cleanup: and the claim" test ! -e "/run/brnf/$STALE.pid"
+check "cleanup: and the claim" test ! -e "/run/brnf/$STALE.claim"
 check "cleanup: one line says so" \
 	grep -qx "brnf: removed network namespace $STALE-ap of a run that ended (pid $D1)" \
 	"$TMPD/err.1"
 check "cleanup: a live claim (its pid dead here) is left, its namespace too" \
-	sh -c "test -e '/run/brnf/$LIVE.pid' && ip netns exec '$LIVE-ap' ip link show keep0 > /dev/null"
+	sh -c "test -e '/run/brnf/$LIVE.claim' && ip netns exec '$LIVE-ap' ip link show keep0 > /dev/null"
 check "cleanup: a claimed name that is another namespace now is left" \
 	test -e "/run/netns/$MOVED-ap"
 check "cleanup: and says so" grep -q \
 	"network namespace $MOVED-ap is not the one brnf made under that name; it is left alone" \
 	"$TMPD/err.1"
 check "cleanup: its claim is kept (a namespace it names is still there)" \
-	test -e "/run/brnf/$MOVED.pid"
+	test -e "/run/brnf/$MOVED.claim"
 check "cleanup: counts what it removed" grep -qx 'removed 1 test bed namespace(s)' "$TMPD/out.1"
 check "cleanup: a temporary claim file nobody holds is removed" test ! -e "$TMPFREE"
 check "cleanup: one its maker holds is left" test -e "$TMPHELD"
@@ -92,13 +92,13 @@ wait "$holder" "$tmpholder" 2> /dev/null || true
 holder= tmpholder=
 run_rc "$BRNF" cleanup > "$TMPD/out.2" 2> "$TMPD/err.2"
 check "owner gone: cleanup removes its namespace" test ! -e "/run/netns/$LIVE-ap"
-check "owner gone: and its claim" test ! -e "/run/brnf/$LIVE.pid"
+check "owner gone: and its claim" test ! -e "/run/brnf/$LIVE.claim"
 check "owner gone: the moved namespace is still left alone" test -e "/run/netns/$MOVED-ap"
 check "maker gone: its temporary claim file is removed" test ! -e "$TMPHELD"
 
 # --- a run's sta replaced under its name before the end: an iptables on PATH that,
 # at the run's last removal of the counting chain (its second -X: the preflight's,
-# then the verification pass's), waits until the test has deleted brnf<pid>-sta and
+# then the verification pass's), waits until the test has deleted its sta and
 # made another namespace under that name. The run's unwind must leave that one alone,
 # name it in one line, and the run exit 1.
 mkdir "$TMPD/bin"
@@ -124,7 +124,7 @@ printf 'global=0 local=-\n' > "$TMPD/one.matrix"
 PATH="$TMPD/bin:$PATH" "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --time 1 \
 	--omit 0 --reps 1 --flows 1 --out "$TMPD/res" --no-render > /dev/null 2> "$TMPD/err.3" &
 run=$!
-REPLACED=brnf$run
+REPLACED=$(prefix_of "$run") || true
 wait_for 60 test -e "$TMPD/at-end" || true
 ip netns del "$REPLACED-sta" && ip netns add "$REPLACED-sta" || true
 : > "$TMPD/replaced"

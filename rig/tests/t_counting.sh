@@ -22,7 +22,7 @@ run_sampled() {
 	"$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --time 3 --omit 0 --reps 1 \
 		--flows 1 --out "$out" --no-render "$@" > /dev/null 2> "$TMPD/err" &
 	pid=$!
-	ap=brnf$pid-ap
+	ap=$(prefix_of "$pid")-ap || true
 	: > "$out.samples"
 	: > "$out.ctxt"
 	while kill -0 "$pid" 2>/dev/null; do

@@ -17,8 +17,9 @@ rundev=$(stat -c %d /run)
 # the identities of brnf run $1's AP namespace while it runs, into $2; then its exit status in rc
 watch_ap() {
 	: >"$2"
+	_p=$(prefix_of "$1") || true
 	while kill -0 "$1" 2>/dev/null; do
-		stat -L -c "%d %i %z" "/run/netns/brnf$1-ap" >>"$2" 2>/dev/null || true
+		stat -L -c "%d %i %z" "/run/netns/$_p-ap" >>"$2" 2>/dev/null || true
 		sleep 0.1
 	done
 	rc=0

@@ -11,14 +11,15 @@ printf 'kernel=running global=0\n' >"$TMPD/one.matrix"
 "$BRNF" run --matrix "$TMPD/one.matrix" --workloads tcp --time 3 --omit 0 --flows 1 \
 	--reps 1 --out "$TMPD/res" >"$TMPD/out" 2>"$TMPD/err" &
 pid=$!
+p=$(prefix_of "$pid") || true
 # the flow's two connections (iperf3's control and its data stream) are up
 flowing() {
-	[ "$(ip netns exec "brnf$pid-sta" ss -Htn state established '( dport = :5201 )' \
+	[ "$(ip netns exec "$p-sta" ss -Htn state established '( dport = :5201 )' \
 		2>/dev/null | wc -l)" -ge 2 ]
 }
 wait_for 60 flowing || true
 check "the flow's control and data connections are established" flowing
-ip netns exec "brnf$pid-ap" nft -f - <<'NFT'
+ip netns exec "$p-ap" nft -f - <<'NFT'
 table inet brnftest {
 	chain drop_all {
 		type filter hook forward priority -500; policy drop;

@@ -5,7 +5,7 @@
 #  sta  wlan0 ==veth== wlan0 -[br-wlan]  ap routes  [br-lan]- eth0 ==veth== eth0  pc
 #  sta2 wlan1 ==veth== wlan1 -'
 #
-# A tiny matrix with path=wlan rows on the running kernel's namespaces: brnf<pid>-sta2
+# A tiny matrix with path=wlan rows on the running kernel's namespaces: brnf<n>-sta2
 # exists while the run runs (configured: its addresses, the permanent neighbour
 # entries, br-wlan's static fdb entries) and is gone after it; the records say
 # path=wlan; sta2 received the frames (pps64: received == sent; without pktgen,
@@ -63,7 +63,7 @@ configured() {
 "$BRNF" run --matrix "$TMPD/w.matrix" $wlopts --reps 1 --out "$TMPD/w" --no-render \
 	> /dev/null 2> "$TMPD/err.w" &
 pid=$!
-p=brnf$pid
+p=$(prefix_of "$pid") || true
 if wait_for 30 configured "$p"; then
 	ok "sta2 exists while the run runs ($p-sta2, wlan1 198.18.1.3/24)"
 else
@@ -91,7 +91,7 @@ wait_rc "$pid"
 check "path=wlan run exits 0" test "$rc" -eq 0
 check "sta2 is gone after the run" test ! -e "/run/netns/$p-sta2"
 check "and so is every namespace of the run" sh -c "! ls /run/netns 2>/dev/null | grep -q '^$p-'"
-check "its claim is gone too" test ! -e "/run/brnf/$p.pid"
+check "its claim is gone too" sh -c "! ls -d /run/brnf/$p.claim /run/brnf/$p.journal 2> /dev/null"
 check "the AP's wlan1 is a port of br-wlan" grep -q 'master br-wlan' "$TMPD/ap.wlan1"
 check "sta: permanent neighbour entry for sta2 (198.18.1.3 02:00:c6:12:04:01)" \
 	grep -q '^198\.18\.1\.3 lladdr 02:00:c6:12:04:01 PERMANENT' "$TMPD/neigh.sta"
@@ -157,9 +157,10 @@ printf 'global=0 local=-\n' > "$TMPD/r.matrix"
 "$BRNF" run --matrix "$TMPD/r.matrix" --workloads tcp-bytes --bytes 65536 --flows 1 \
 	--reps 1 --out "$TMPD/r" --no-render > /dev/null 2> "$TMPD/err.r" &
 pid=$!
+p=$(prefix_of "$pid") || true
 seen=no
 while kill -0 "$pid" 2>/dev/null; do
-	! ns_exists "brnf$pid-sta2" || seen=yes
+	! ns_exists "$p-sta2" || seen=yes
 	sleep 0.05
 done
 wait_rc "$pid"
@@ -174,14 +175,15 @@ check "routed-only run: records say path=routed" \
 "$BRNF" run --matrix "$TMPD/w.matrix" --workloads tcp --time 30 --omit 0 --flows 1 \
 	--reps 1 --out "$TMPD/t" > /dev/null 2> "$TMPD/err.t" &
 pid=$!
-wait_for 30 configured "brnf$pid" || true
-check "SIGTERM case: sta2 made" ns_exists "brnf$pid-sta2"
+p=$(prefix_of "$pid") || true
+wait_for 30 configured "$p" || true
+check "SIGTERM case: sta2 made" ns_exists "$p-sta2"
 sleep 1
 kill -TERM "$pid"
 wait_rc "$pid"
 check "SIGTERM: exit 143" test "$rc" -eq 143
 check "SIGTERM: sta2 and the other namespaces removed" \
-	sh -c "! ls /run/netns 2>/dev/null | grep -q '^brnf$pid-'"
+	sh -c "! ls /run/netns 2>/dev/null | grep -q '^$p-'"
 check "SIGTERM: lock released (within 5 s)" lock_free_within
 
 # --- path=bogus: one line naming the matrix file and line, nothing made

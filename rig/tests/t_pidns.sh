@@ -58,12 +58,19 @@ esac
 exec $(command -v iperf3) "\$@"
 EOS
 chmod +x "$TMPD/dmn/iperf3"
-# The keeper's shell (pid H) waits until brnf<H+1>-pc is a namespace (brnf is the run
-# shell's child after the victim: pid H + 1; the file is made first, the namespace
-# mounted on it next), enters it and becomes sleep: one pid throughout.
+# The keeper's shell (pid H) waits until the pc of the run whose claim names pid H + 1
+# (brnf is the run shell's child after the victim: pid H + 1 there) is a namespace (the
+# file is made first, the namespace mounted on it next), enters it and becomes sleep:
+# one pid throughout.
 cat > "$TMPD/keeper.sh" <<'EOS'
-ns=/run/netns/brnf$(($$ + 1))-pc
-while ! nsenter --net="$ns" true 2> /dev/null; do sleep 0.05; done
+ns=
+while [ -z "$ns" ] || ! nsenter --net="$ns" true 2> /dev/null; do
+	for c in /run/brnf/brnf[0-9]*.claim; do
+		[ "$(head -n 1 "$c" 2> /dev/null)" = $(($$ + 1)) ] &&
+			ns=/run/netns/$(basename "$c" .claim)-pc
+	done
+	sleep 0.05
+done
 exec nsenter --net="$ns" sh -c ': > "$1"; exec sleep 600' sh "$1"
 EOS
 sh "$TMPD/keeper.sh" "$TMPD/keeper.in" &

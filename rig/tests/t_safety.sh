@@ -156,7 +156,8 @@ check "a namespace named as the run's: it is still there, its link too" \
 check "a namespace named as the run's: the process in it is alive" kill -0 "$squatter"
 check "a namespace named as the run's: the run made nothing else" \
 	sh -c "! ls /run/netns | grep -v '^brnf1-ap\$' | grep -q '^brnf1[-.]'"
-check "a namespace named as the run's: no claim left" sh -c "! ls /run/brnf/brnf1*.pid 2>/dev/null"
+check "a namespace named as the run's: no claim left" \
+	sh -c "! ls -d /run/brnf/brnf1.claim /run/brnf/brnf1.journal 2>/dev/null"
 check "a namespace named as the run's: no results" sh -c "! ls -d '$TMPD'/sq* 2>/dev/null"
 kill "$squatter" 2> /dev/null || true
 wait "$squatter" 2> /dev/null || true

@@ -16,8 +16,9 @@
 # station without iperf3; an AP without br_netfilter; SIGTERM and Ctrl-C
 # mid-run restore the AP's settings (sysctls, bridge flags, nft ruleset,
 # mangle), also with a second Ctrl-C during the restore; a ruleset the AP's kernel
-# refuses leaves the AP's own ruleset in place (one nft transaction); after SIGKILL
-# the script brnf left restores them.
+# refuses leaves the AP's own ruleset in place (one nft transaction); a SIGKILL
+# right after each kind of step the journal records, also of a PID 1 brnf, leaves
+# nothing `brnf cleanup` does not undo, byte for byte.
 #
 # Stand-ins, all inside each sshd's own mount namespace (ip netns exec makes
 # one); nothing outside it changes:
@@ -298,9 +299,11 @@ else
 	sed 's/^/# /' "$TMPD/err.t"
 fi
 sleep 1
-check "SIGTERM: the saved state is also a script in /run/brnf" test -s "/run/brnf/$pid.ap-restore.sh"
-check "SIGTERM: the script (the router's firewall) is mode 0600" \
-	test "$(stat -c %a "/run/brnf/$pid.ap-restore.sh")" = 600
+# the journal's entry for the AP: the one with the AP's saved sysctls in it
+ap_entry() { grep -l 'bridge-nf-call' /run/brnf/*.journal/*.sh 2> /dev/null | head -n 1; }
+check "SIGTERM: the saved state is also a journal entry in /run/brnf" test -s "$(ap_entry)"
+check "SIGTERM: the entry (the router's firewall) is mode 0600" \
+	test "$(stat -c %a "$(ap_entry)")" = 600
 ap_state > "$TMPD/state.mid"
 check "SIGTERM: the AP was changed meanwhile" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.mid'"
 kill -TERM "$pid" 2>/dev/null || true
@@ -311,7 +314,7 @@ set -e
 check "SIGTERM: exit 143" test "$rc" -eq 143
 check "SIGTERM: says it restores" grep -q 'interrupted; restoring the AP' "$TMPD/err.t"
 check "SIGTERM: the AP's own settings are back (sysctls, flags, nft, mangle)" state_same "$TMPD/state.own"
-check "SIGTERM: the script is gone once the AP read back as saved" test ! -e "/run/brnf/$pid.ap-restore.sh"
+check "SIGTERM: the entry is gone once the AP read back as saved" test -z "$(ap_entry)"
 check "SIGTERM: no results directory" test ! -e "$TMPD/t"
 check "SIGTERM: no temporary results directory" sh -c "! ls -d '$TMPD'/t.tmp.* 2>/dev/null"
 check "SIGTERM: no ssh connection left" no_ssh_left
@@ -367,8 +370,7 @@ check "Ctrl-C twice: Ctrl-C came again during the restore" test "$n" -ge 1
 check "Ctrl-C twice: the AP's own settings are back (sysctls, flags, nft, mangle)" \
 	state_same "$TMPD/state.own"
 check "Ctrl-C twice: the restore says nothing failed" sh -c "! grep -q 'NOT restored' '$TMPD/err.c2'"
-check "Ctrl-C twice: the restore script is gone (the AP read back as saved)" \
-	test ! -e "/run/brnf/$pid.ap-restore.sh"
+check "Ctrl-C twice: the journal entry is gone (the AP read back as saved)" test -z "$(ap_entry)"
 check "Ctrl-C twice: no ssh connection left" no_ssh_left
 check "Ctrl-C twice: no iperf3 left in the test bed" no_iperf
 [ "$rc" -eq 130 ] || sed 's/^/# /' "$TMPD/err.c2" | tail -5
@@ -401,39 +403,100 @@ fi
 check "refused ruleset on the AP: its settings as before" state_same "$TMPD/state.own"
 check "refused ruleset on the AP: no results" sh -c "! ls -d '$TMPD'/rf '$TMPD'/rf.tmp.* 2>/dev/null"
 
-# --- SIGKILL cannot be caught: the script brnf left in /run/brnf puts the AP back
-ls -d /tmp/brnf-ssh.* > "$TMPD/ctl.before" 2> /dev/null || true
-ip netns exec "$PC" "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/m" --time 5 --omit 0 \
-	--reps 2 --flows 2 --out "$TMPD/k" --no-render > /dev/null 2>&1 &
-pid=$!
-startedk() { ls -d "$TMPD"/k.tmp.*/raw/running/runs/0001-* > /dev/null 2>&1; }
-if wait_for 60 startedk; then ok "SIGKILL: run over ssh started"; else not_ok "SIGKILL: run over ssh started"; fi
-kill -KILL "$pid"
-wait "$pid" 2> /dev/null || true
-ap_state > "$TMPD/state.killed"
-check "SIGKILL: the AP is left changed" sh -c "! cmp -s '$TMPD/state.own' '$TMPD/state.killed'"
-check "SIGKILL: /run/brnf/$pid.ap-restore.sh is left" test -s "/run/brnf/$pid.ap-restore.sh"
-set +e
-in_pc "$BRNF" run --rig "$TMPD/unreach.rig" --time 1 --omit 0 --reps 1 --flows 1 \
-	--out "$TMPD/out.k2" > /dev/null 2> "$TMPD/err.k2"
-set -e
-check "SIGKILL: the next run names the script left" \
-	grep -q "/run/brnf/$pid.ap-restore.sh: brnf run $pid ended without restoring its AP" "$TMPD/err.k2"
-check "SIGKILL: ssh AP sh < it restores the AP" sh -c "ip netns exec '$PC' ssh -F '$TMPD/ssh_config' \
-	-i '$TMPD/id' -o BatchMode=yes root@198.18.2.1 sh < '/run/brnf/$pid.ap-restore.sh' > /dev/null"
-check "SIGKILL: the AP's own settings are back" state_same "$TMPD/state.own"
-rm -f "/run/brnf/$pid.ap-restore.sh"
-# what a SIGKILLed brnf cannot end: remote iperf3 servers no client reached, its
-# ssh master (ControlPersist) and control directory
-for d in /tmp/brnf-iperf3.*; do
-	[ -s "$d/pid" ] && kill "$(cat "$d/pid")" 2> /dev/null
+# --- SIGKILL right after each kind of step the journal records (BRNF_FAULT_KILL,
+# journal.h), every role over ssh, then `brnf cleanup` on the PC: the host (its
+# namespaces, links, sysctls, firewall) and the AP (switches, sysctls, nft,
+# iptables-save, the files a run makes on the hosts) are byte for byte as before.
+# This test's own test bed is kept (testbed up): holding its claim keeps cleanup off it.
+P=${AP%-ap}
+(exec 9<> "/run/brnf/$P.claim" && flock 9 && exec sleep 900) > /dev/null 2>&1 &
+HOLD=$!
+kill_state() {
+	root_state
+	echo "## netns"
+	ip netns list
+	echo "## ap"
+	ap_state
+	ip netns exec "$AP" sysctl -a 2>/dev/null | grep '^net\.' | grep -v -E \
+		'nf_conntrack_count|gc_|random|^net\.ipv4\.tcp_mem|^net\.ipv4\.udp_mem|^net\.core\.netdev_rss_key'
+	ip netns exec "$AP" iptables-save | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//'
+	ip netns exec "$AP" ip6tables-save | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//'
+	echo "## files"
+	ls -d /tmp/brnf-iperf3.* /tmp/brnf-ssh.* "$TMPD"/kj* 2> /dev/null || true
+	ls /run/brnf /run/brnf/*.journal
+	echo "## processes"
+	pgrep -f 'ControlPath=/tmp/brnf-ssh' | wc -l
+	pgrep -x iperf3 | wc -l
+}
+printf 'global=1 local=-\nglobal=0 local=br-lan ruleset=openwrt\n' > "$TMPD/mk"
+iperf_left() { ! no_iperf; }
+ap_changed() { ap_state > "$TMPD/state.now" && ! cmp -s "$TMPD/state.own" "$TMPD/state.now"; }
+masters_gone() { [ "$(pgrep -f 'ControlPath=/tmp/brnf-ssh' | wc -l)" -eq 0 ]; }
+kill_at() {	# kill_at KIND [PREFIX...]: a run killed right after that step
+	_k=$1
+	shift
+	run_rc in_pc "$@" env BRNF_FAULT_KILL="$_k" "$BRNF" run --rig "$TMPD/allssh.rig" \
+		--matrix "$TMPD/mk" --time 1 --omit 0 --reps 1 --flows 2 --out "$TMPD/kj" \
+		--no-render > /dev/null 2> "$TMPD/err.kj"
+	check "SIGKILL after the step $_k: killed there (exit 137)" \
+		sh -c "test $rc -eq 137 && grep -q 'BRNF_FAULT_KILL=$_k: killed' '$TMPD/err.kj'"
+}
+for kind in claim ssh ap change results remote; do
+	kill_state > "$TMPD/kill.before"
+	kill_at "$kind"
+	kill_state > "$TMPD/kill.killed"
+	check "SIGKILL after the step $kind: something is left to undo" \
+		sh -c "! cmp -s '$TMPD/kill.before' '$TMPD/kill.killed'"
+	case $kind in
+	ap) check "SIGKILL after the step ap: the AP's saved state is journaled" test -s "$(ap_entry)" ;;
+	change) check "SIGKILL after the step change: the AP is left changed" ap_changed ;;
+	remote) check "SIGKILL after the step remote: iperf3 servers are left on the hosts" \
+		iperf_left ;;
+	esac
+	run_rc in_pc "$BRNF" cleanup > /dev/null
+	check "SIGKILL after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
+	wait_for 10 masters_gone || true
+	kill_state > "$TMPD/kill.after"
+	if cmp -s "$TMPD/kill.before" "$TMPD/kill.after"; then
+		ok "SIGKILL after the step $kind, brnf cleanup: host and AP byte-identical to before"
+	else
+		not_ok "SIGKILL after the step $kind, brnf cleanup: host and AP byte-identical to before"
+		diff "$TMPD/kill.before" "$TMPD/kill.after" | sed 's/^/# /' | head -20
+	fi
 done
-wait_for 10 sh -c "! ls -d /tmp/brnf-iperf3.* > /dev/null 2>&1" || rm -rf /tmp/brnf-iperf3.*
-for p in $(pgrep -f 'ControlPath=/tmp/brnf-ssh'); do kill "$p"; done
-for d in /tmp/brnf-ssh.*; do
-	[ -d "$d" ] && ! grep -qx "$d" "$TMPD/ctl.before" && rm -rf "$d"
-done
-rm -rf "$TMPD"/k.tmp.*
+
+# PID 1 of a pid namespace (a container's brnf after `docker stop` timed out), twice in
+# a row: the second replays the first's journal before it saves the AP, so what
+# cleanup puts back is the AP's own state, not the first run's changes.
+kill_state > "$TMPD/kill.before"
+kill_at change unshare -fp --mount-proc
+kill_at change unshare -fp --mount-proc
+check "PID 1 twice: the second run put the first's changes back before saving" \
+	grep -q "replayed .* on ap (ssh root@198.18.2.1)" "$TMPD/err.kj"
+run_rc in_pc "$BRNF" cleanup > /dev/null
+check "PID 1 twice: brnf cleanup exit 0" test "$rc" -eq 0
+wait_for 10 masters_gone || true
+kill_state > "$TMPD/kill.after"
+check "PID 1 twice, brnf cleanup: host and AP byte-identical to before" \
+	cmp -s "$TMPD/kill.before" "$TMPD/kill.after"
+check "PID 1 twice: the AP's own settings" state_same "$TMPD/state.own"
+
+# An entry that cannot be replayed (the AP unreachable from where cleanup runs, here
+# the root namespace): it stays, one line names it, cleanup and the next run fail
+kill_at change
+run_rc "$BRNF" cleanup 2> "$TMPD/err.cl"
+check "AP unreachable: brnf cleanup exit 1" test "$rc" -eq 1
+check "AP unreachable: the line names the entry and the AP" \
+	grep -q "journal/[0-9]*\.sh: replay on ap (ssh root@198.18.2.1) failed" "$TMPD/err.cl"
+check "AP unreachable: the entry stays" test -s "$(ap_entry)"
+run_rc "$BRNF" run --rig "$TMPD/allssh.rig" --matrix "$TMPD/mk" --time 1 --omit 0 --reps 1 \
+	--flows 1 --out "$TMPD/kj" --no-render > /dev/null 2> "$TMPD/err.next"
+check "AP unreachable: the next run refuses to start (exit 1)" test "$rc" -eq 1
+check "AP unreachable: and says why" grep -q "the AP may still carry its settings" "$TMPD/err.next"
+run_rc in_pc "$BRNF" cleanup > /dev/null
+check "AP reachable again: brnf cleanup exit 0" test "$rc" -eq 0
+check "AP reachable again: the AP's own settings" state_same "$TMPD/state.own"
+kill "$HOLD" 2> /dev/null || true
 
 # --- a hostile pid file on a host reached over ssh kills nothing. Another user of
 # the PC host plants /tmp/brnf-iperf3-5201.pid, the fixed name brnf once used, with

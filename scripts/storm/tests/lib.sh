@@ -5,17 +5,25 @@ BUILD=${BUILD:-$TOP/build}
 STORM=${STORM:-$BUILD/bin/brnf-storm}
 # ok, not_ok, check, wait_for: the controller's tests' own
 . "$TOP/rig/tests/checklib.sh"
-# no /tmp/brnfstorm<pid>.* directory of storm pid $1 (traffic.c's)
+BRNF=${BRNF:-$BUILD/bin/brnf}
+# no /tmp/brnfstorm<n>.* directory (traffic.c's)
 no_storm_tmp() {
-	for _d in /tmp/brnfstorm"$1".*; do
+	for _d in /tmp/brnfstorm[0-9]*.*; do
 		[ -e "$_d" ] && return 1
 	done
 	return 0
 }
-# no brnfstorm namespace (of storm pid $1 if given) in /run/netns
+# no brnfstorm namespace in /run/netns
 no_storm_netns() {
-	for _n in /run/netns/brnfstorm${1:+$1-}*; do
+	for _n in /run/netns/brnfstorm*; do
 		[ -e "$_n" ] && return 1
+	done
+	return 0
+}
+# no claim or journal of a storm in /run/brnf (rig/src/lock.h, journal.h)
+no_storm_claim() {
+	for _c in /run/brnf/brnfstorm*; do
+		[ -e "$_c" ] && return 1
 	done
 	return 0
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SIGINT, SIGTERM and SIGKILL at several points of a storm (building the bed, starting
 # the traffic, in the middle of the toggling): after INT/TERM the storm exits non-zero
-# within a bounded time and leaves no namespace, directory or child; after KILL the next
-# storm removes the namespaces and the directory the killed one left and passes.
+# within a bounded time and leaves no namespace, directory, claim or child; after KILL
+# the next storm replays the killed one's journal (its namespaces and directory) and
+# passes; a kill right after each kind of step leaves nothing brnf cleanup does not undo.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -20,43 +21,72 @@ for sig in INT TERM KILL; do
 		check "SIG$sig at ${t}s: exit status != 0 (got $rc)" test "$rc" -ne 0
 		if [ "$sig" != KILL ]; then
 			echo "# SIG$sig at ${t}s: ended after ${secs}s"
-			check "SIG$sig at ${t}s: no brnfstorm$pid namespace left" no_storm_netns "$pid"
-			check "SIG$sig at ${t}s: no /tmp/brnfstorm$pid.* directory left" no_storm_tmp "$pid"
+			check "SIG$sig at ${t}s: no brnfstorm namespace left" no_storm_netns
+			check "SIG$sig at ${t}s: no /tmp/brnfstorm* directory left" no_storm_tmp
+			check "SIG$sig at ${t}s: no claim or journal left" no_storm_claim
 			check "SIG$sig at ${t}s: no process of the storm left" \
 				wait_for 5 sh -c "! pgrep -P $pid >/dev/null"
 		else
 			# workers and iperf3 die with their parent (PR_SET_PDEATHSIG)
 			check "SIGKILL at ${t}s: no worker or iperf3 of the storm left" \
 				wait_for 5 sh -c "! pgrep -P $pid >/dev/null"
-			left=$(ls /run/netns 2>/dev/null | grep -c "^brnfstorm$pid-" || true)
-			dirs=$(ls -d /tmp/brnfstorm"$pid".* 2>/dev/null | wc -l)
+			left=$(ls /run/netns 2>/dev/null | grep -c "^brnfstorm[0-9]*-" || true)
+			dirs=$(ls -d /tmp/brnfstorm* 2>/dev/null | wc -l)
 			rc=0
 			"$STORM" --ops 50 --flows 0 --no-ping >"$TMPD/next" 2>&1 || rc=$?
 			check "SIGKILL at ${t}s: the next storm passes" test "$rc" -eq 0
 			if [ "$left" -gt 0 ]; then
 				check "SIGKILL at ${t}s: the next storm removed the $left namespace(s) left" \
-					grep -q "removed network namespace brnfstorm$pid-" "$TMPD/next"
+					grep -q "removed network namespace brnfstorm[0-9]*-" "$TMPD/next"
 			fi
 			if [ "$dirs" -gt 0 ]; then
 				check "SIGKILL at ${t}s: the next storm removed the directory left" \
-					grep -q "removed directory /tmp/brnfstorm$pid\." "$TMPD/next"
+					grep -q "removed /tmp/brnfstorm[0-9]*\." "$TMPD/next"
 			fi
-			check "SIGKILL at ${t}s: no brnfstorm$pid namespace left" no_storm_netns "$pid"
-			check "SIGKILL at ${t}s: no /tmp/brnfstorm$pid.* directory left" no_storm_tmp "$pid"
+			check "SIGKILL at ${t}s: no brnfstorm namespace left" no_storm_netns
+			check "SIGKILL at ${t}s: no /tmp/brnfstorm* directory left" no_storm_tmp
+			check "SIGKILL at ${t}s: no claim or journal left" no_storm_claim
 		fi
 	done
 done
 
-# what the next storm removes from /tmp: a directory of ours named like a gone storm's,
-# never another user's or a symbolic link (pids above the kernel's pid_max)
-mine=/tmp/brnfstorm4999998.t$$ theirs=/tmp/brnfstorm4999999.t$$ link=/tmp/brnfstorm4999997.t$$
+# SIGKILL right after each kind of step the journal records (BRNF_FAULT_KILL,
+# rig/src/journal.h), then `brnf cleanup`: the root namespace, the namespaces, the
+# claims and /tmp are as before, byte for byte
+host_state() {
+	root_state
+	ip netns list
+	ls /run/brnf 2>/dev/null || true
+	ls -d /tmp/brnfstorm* 2>/dev/null || true
+}
+for kind in claim ns traffic; do
+	host_state > "$TMPD/before"
+	rc=0
+	BRNF_FAULT_KILL=$kind "$STORM" --ops 4000 --flow-time 2 >"$TMPD/o" 2>&1 || rc=$?
+	check "killed after the step $kind (exit 137, got $rc)" \
+		sh -c "test $rc -eq 137 && grep -q 'BRNF_FAULT_KILL=$kind: killed' '$TMPD/o'"
+	host_state > "$TMPD/killed"
+	check "killed after the step $kind: something is left to undo" \
+		sh -c "! cmp -s '$TMPD/before' '$TMPD/killed'"
+	rc=0
+	"$BRNF" cleanup > /dev/null 2>"$TMPD/cleanup" || rc=$?
+	check "killed after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
+	host_state > "$TMPD/after"
+	if cmp -s "$TMPD/before" "$TMPD/after"; then
+		ok "killed after the step $kind, brnf cleanup: byte-identical to before"
+	else
+		not_ok "killed after the step $kind, brnf cleanup: byte-identical to before"
+		diff "$TMPD/before" "$TMPD/after" | sed 's/^/# /' | head -10
+	fi
+done
+
+# a directory named as a storm's that no journal names is never touched, whoever's
+mine=/tmp/brnfstorm999.t$$ theirs=/tmp/brnfstorm998.t$$ link=/tmp/brnfstorm997.t$$
 mkdir "$mine" "$theirs" && chown nobody "$theirs" && ln -s "$mine" "$link"
 rc=0
 "$STORM" --ops 50 --flows 0 --no-ping >"$TMPD/reap" 2>&1 || rc=$?
-check "reap: the next storm passes (got $rc)" test "$rc" -eq 0
-check "reap: it removed the directory of ours and said so" \
-	sh -c "test ! -e '$mine' && grep -q 'removed directory $mine ' '$TMPD/reap'"
-check "reap: it left another user's directory and a symbolic link alone" \
-	sh -c "test -d '$theirs' && test -L '$link'"
+check "unjournaled: the next storm passes (got $rc)" test "$rc" -eq 0
+check "unjournaled: a directory named as a storm's, another user's and a link all stay" \
+	sh -c "test -d '$mine' && test -d '$theirs' && test -L '$link'"
 rm -rf "$mine" "$theirs" "$link"
 exit 0

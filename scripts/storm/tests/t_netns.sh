@@ -1,7 +1,7 @@
 #!/bin/sh
 # The storm on the running kernel, in namespaces: a short seeded run passes, prints its
 # seed and counts, leaves no namespace and does not touch the root namespace; two
-# storms at once do not meet (each has its own brnfstorm<pid>-* bed); bad options
+# storms at once do not meet (each has its own brnfstorm<n>-* bed); bad options
 # exit 2 with one line.
 set -eu
 . "$(dirname "$0")/lib.sh"
