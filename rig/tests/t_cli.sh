@@ -11,14 +11,16 @@ checktool groff setpriv
 NBRNF=$(for_nobody "$BRNF")
 nobody() { as_nobody "$@"; }
 
-"$BRNF" help > "$TMPD/help" || true
+run_rc "$BRNF" help > "$TMPD/help"
+check "brnf help: exit 0" test "$rc" -eq 0
 sed -n 's/^  brnf \([a-z-]*\).*/\1/p' "$TMPD/help" > "$TMPD/cmds"
 check "brnf help: $(wc -l < "$TMPD/cmds") commands" test "$(wc -l < "$TMPD/cmds")" -ge 8
 while read -r c; do
-	nobody "$NBRNF" "$c" --help > "$TMPD/one" 2>&1 || true
-	nobody "$NBRNF" help "$c" > "$TMPD/two" 2>&1 || true
-	check "brnf $c --help and brnf help $c: that command's usage alone" \
-		sh -c "head -n 1 '$TMPD/one' | grep -q '^  brnf $c\\( \\|\$\\)' &&
+	run_rc nobody "$NBRNF" "$c" --help > "$TMPD/one" 2>&1
+	rc1=$rc
+	run_rc nobody "$NBRNF" help "$c" > "$TMPD/two" 2>&1
+	check "brnf $c --help and brnf help $c: exit 0, that command's usage alone" \
+		sh -c "[ $rc1 -eq 0 ] && [ $rc -eq 0 ] && head -n 1 '$TMPD/one' | grep -q '^  brnf $c\\( \\|\$\\)' &&
 		! grep -v '^  brnf $c' '$TMPD/one' | grep -q '^  brnf ' && cmp -s '$TMPD/one' '$TMPD/two'"
 done < "$TMPD/cmds"
 set +e
@@ -29,7 +31,8 @@ check "brnf help <unknown command>: exit 2, says so" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'Object \"frobnicate\" is unknown' '$TMPD/err'"
 
 # --help after other options and arguments: the usage, exit 0, nothing run
-nobody "$NBRNF" run --help > "$TMPD/run-help" || true
+run_rc nobody "$NBRNF" run --help > "$TMPD/run-help"
+check "brnf run --help: exit 0" test "$rc" -eq 0
 for args in "--reps 3 --help" "--matrix $TOPDIR/rig/matrices/ab.matrix --time 1 -h" \
 	"--reps 3 --help --flows zero"; do
 	set +e
@@ -57,10 +60,12 @@ check "brnf render DIR --baseline --help: --help is the baseline, DIR's error" \
 	sh -c "[ $rc -ne 0 ] && ! grep -q '^  brnf render' '$TMPD/out' && grep -q '$TMPD/none' '$TMPD/err'"
 
 # the manual page
-"$BRNF" --man > "$TMPD/brnf.1" || true
+run_rc "$BRNF" --man > "$TMPD/brnf.1"
+check "brnf --man: exit 0" test "$rc" -eq 0
 check "brnf --man: a man(7) page of section 1" grep -q '^\.TH BRNF 1 ' "$TMPD/brnf.1"
-groff -man -ww -z "$TMPD/brnf.1" > "$TMPD/groff" 2>&1 || true
-check "brnf --man: groff -man -ww reads it without a warning" test ! -s "$TMPD/groff"
+run_rc groff -man -ww -z "$TMPD/brnf.1" > "$TMPD/groff" 2>&1
+check "brnf --man: groff -man -ww reads it without a warning (exit 0)" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s '$TMPD/groff' ]"
 sed 's/^/# /' "$TMPD/groff" | head -n 5
 check "brnf --man: every line starting with . is a request the page uses" \
 	test -z "$(grep '^[.'"'"']' "$TMPD/brnf.1" | grep -v -E '^\.(TH|SH|SS|TP|PP|nf|fi|B|I|br)( |$)')"
@@ -80,7 +85,7 @@ done
 man1=$(dirname "$(dirname "$BRNF")")/man/man1/brnf.1
 check "the build wrote $man1, what brnf --man says" cmp -s "$man1" "$TMPD/brnf.1"
 if command -v man > /dev/null; then
-	MANWIDTH=80 man -l "$TMPD/brnf.1" > "$TMPD/man.txt" 2> "$TMPD/err" || true
-	check "man -l brnf.1: shows brnf run --reps" \
-		sh -c "grep -q -- '--reps R' '$TMPD/man.txt' && [ ! -s '$TMPD/err' ]"
+	run_rc env MANWIDTH=80 man -l "$TMPD/brnf.1" > "$TMPD/man.txt" 2> "$TMPD/err"
+	check "man -l brnf.1: exit 0, shows brnf run --reps" \
+		sh -c "[ $rc -eq 0 ] && grep -q -- '--reps R' '$TMPD/man.txt' && [ ! -s '$TMPD/err' ]"
 fi
