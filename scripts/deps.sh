@@ -12,7 +12,7 @@ rig_pkgs="build-essential pkg-config git libmnl-dev libjson-c-dev libssl-dev lib
 	iperf3 nftables iptables conntrack iproute2 jq gnuplot-nox fonts-dejavu-core clang
 	libclang-rt-14-dev openssh-server openssh-client procps busybox-static util-linux"
 kernel_pkgs="linux-source-6.12 linux-source-6.1 qemu-system-x86 ccache flex bison bc
-	libelf-dev libssl-dev cpio kmod rsync xz-utils perl ebtables socat iputils-ping"
+	libelf-dev libssl-dev cpio kmod rsync xz-utils perl ebtables socat iputils-ping nmap"
 
 want=
 for part in ${*:-all}; do

@@ -106,7 +106,7 @@ int matrix_ruleset_parts(const char *v, const char *parts[BRNF_MAX_RULESETS], ch
 {
 	const struct brnf_ruleset_file *rs;
 	const char *p = v, *end;
-	char known[128];
+	char known[512];
 	size_t off = 0;
 	int n = 0, i;
 
@@ -203,16 +203,32 @@ int matrix_parse_path(const char *v, char *err, size_t errlen)
 int matrix_check_path_ruleset(const struct brnf_row *r, char *err, size_t errlen)
 {
 	struct brnf_ruleset info;
+	unsigned int b, f;
+	bool filtered;
 
 	if (r->path == BRNF_PATH_ROUTED)
 		return 0;
 	row_ruleset_info(r, &info);
 	if (!info.conntrack)
 		return 0;
-	seterr(err, errlen, "ruleset '%s' tracks connections: not with path=%s (the "
-	       "verification's conntrack check knows the routed flow only)", r->ruleset,
-	       brnf_path_names[r->path]);
-	return -EINVAL;
+	/* the verification reads the conntrack entry of the path's own flow: every bridge
+	 * it crosses must hand its frames to the tracking rules (br_netfilter's switches
+	 * for the IP families, or the ruleset's bridge family) */
+	for (b = 0; b < BRNF_NBRIDGES; b++) {
+		if (!brnf_path_crosses(r->path, b))
+			continue;
+		filtered = info.bridge[b] || row_local_has(r, brnf_bridge_names[b]);
+		for (f = 0; f < BRNF_NFAMILIES; f++)
+			filtered |= r->global[f];
+		if (filtered)
+			continue;
+		seterr(err, errlen, "ruleset '%s' tracks connections: with path=%s, only where "
+		       "%s is filtered (local=, global= or the ruleset's bridge family), whose "
+		       "bridged flow the verification's conntrack check reads", r->ruleset,
+		       brnf_path_names[r->path], brnf_bridge_names[b]);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int parse_global(char *v, struct brnf_row *r, char *err, size_t errlen)

@@ -27,7 +27,7 @@ static int parse_row(struct json_object *row, struct raw_run *run, char *msg, si
 {
 	struct brnf_row *r = &run->row;
 	struct json_object *local, *x;
-	char m[160];
+	char m[512];
 	const char *s;
 	size_t i, j, n;
 

@@ -172,6 +172,22 @@ static void test_path(void **state)
 				 "expect=mismatch");
 	matrix_free(&m);
 
+	/* a ruleset that tracks connections, on a path whose every bridge the row filters:
+	 * br_netfilter's switches or the ruleset's bridge family */
+	{
+		static const char ct[] =
+			"path=wlan ruleset=openwrt local=br-wlan\n"
+			"path=wlan ruleset=openwrt global=iptables\n"
+			"path=wlan ruleset=bridge-both\n"
+			"path=wlan ruleset=policy-bridge-both\n"
+			"path=wlan ruleset=policy-inet-both local=br-lan,br-wlan\n";
+
+		assert_int_equal(matrix_parse_buf("c.matrix", ct, strlen(ct), &m, err,
+						  sizeof(err)), 0);
+		assert_int_equal(m.nrows, 5);
+		matrix_free(&m);
+	}
+
 	assert_string_equal(brnf_path_names[BRNF_PATH_ROUTED], "routed");
 	assert_string_equal(brnf_path_names[BRNF_PATH_WLAN], "wlan");
 	assert_null(brnf_path_names[BRNF_NPATHS]);
@@ -207,11 +223,13 @@ static const struct {
 	{ "path=wlan path=routed", "t.matrix:1: duplicate key 'path'" },
 	{ "path=WLAN", "t.matrix:1: bad path 'WLAN' (routed or wlan)" },
 	{ "path=wlan ruleset=openwrt",
-	  "t.matrix:1: ruleset 'openwrt' tracks connections: not with path=wlan (the "
-	  "verification's conntrack check knows the routed flow only)" },
-	{ "ruleset=bridge-both path=wlan",
-	  "t.matrix:1: ruleset 'bridge-both' tracks connections: not with path=wlan (the "
-	  "verification's conntrack check knows the routed flow only)" },
+	  "t.matrix:1: ruleset 'openwrt' tracks connections: with path=wlan, only where "
+	  "br-wlan is filtered (local=, global= or the ruleset's bridge family), whose "
+	  "bridged flow the verification's conntrack check reads" },
+	{ "ruleset=bridge-lan path=wlan",
+	  "t.matrix:1: ruleset 'bridge-lan' tracks connections: with path=wlan, only where "
+	  "br-wlan is filtered (local=, global= or the ruleset's bridge family), whose "
+	  "bridged flow the verification's conntrack check reads" },
 	{ "expect=maybe", "t.matrix:1: bad expect 'maybe' (match or mismatch)" },
 	{ "expect=match expect=mismatch", "t.matrix:1: duplicate key 'expect'" },
 	{ "global=2",
@@ -228,11 +246,14 @@ static const struct {
 	{ "local=", "t.matrix:1: bad local value '' (- or a list of bridges)" },
 	{ "local=br-lan,,br-wlan", "t.matrix:1: bad local value 'br-lan,,br-wlan' (- or a list of bridges)" },
 	{ "ruleset=pf", "t.matrix:1: unknown ruleset 'pf' (known: none, bridge-both, "
-			"bridge-lan, openwrt, openwrt-flowtable)" },
+			"bridge-lan, openwrt, openwrt-flowtable, policy-bridge-both, "
+			"policy-bridge-lan, policy-inet-both, policy-inet-lan)" },
 	{ "ruleset=openwrt+pf", "t.matrix:1: unknown ruleset 'pf' (known: none, bridge-both, "
-				"bridge-lan, openwrt, openwrt-flowtable)" },
+				"bridge-lan, openwrt, openwrt-flowtable, policy-bridge-both, "
+				"policy-bridge-lan, policy-inet-both, policy-inet-lan)" },
 	{ "ruleset=openwrt+", "t.matrix:1: unknown ruleset '' (known: none, bridge-both, "
-			      "bridge-lan, openwrt, openwrt-flowtable)" },
+			      "bridge-lan, openwrt, openwrt-flowtable, policy-bridge-both, "
+			      "policy-bridge-lan, policy-inet-both, policy-inet-lan)" },
 	{ "ruleset=openwrt+openwrt", "t.matrix:1: ruleset 'openwrt' listed twice in 'openwrt+openwrt'" },
 	{ "ruleset=none+bridge-lan", "t.matrix:1: ruleset 'none+bridge-lan': none combines with nothing" },
 	{ "ruleset=openwrt+bridge-lan+bridge-both+none+x",

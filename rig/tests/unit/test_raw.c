@@ -143,7 +143,8 @@ static const struct {
 	  "r.json: row.local missing or not an array of bridge names" },
 	{ "\"ruleset\": \"openwrt\"", "\"ruleset\": \"pf\"",
 	  "r.json: row.ruleset: unknown ruleset 'pf' (known: none, bridge-both, bridge-lan, "
-	  "openwrt, openwrt-flowtable)" },
+	  "openwrt, openwrt-flowtable, policy-bridge-both, policy-bridge-lan, policy-inet-both, "
+	  "policy-inet-lan)" },
 	{ "\"direction\": \"upload\"", "\"direction\": \"sideways\"",
 	  "r.json: \"direction\" missing or not upload/download" },
 	{ "\"repetition\": 2", "\"repetition\": 0",
