@@ -191,14 +191,16 @@ static int measure(struct run *r, size_t i, const struct readback *rb, enum brnf
 	return 0;
 }
 
-/* The pps flow forgotten, primed under the row's ruleset and its conntrack entry read. */
-static int verify_flow(struct run *r, const struct brnf_ruleset *info, struct verification *v)
+/* The pps flow of the row's path forgotten, primed under the row's ruleset and its
+ * conntrack entry read. */
+static int verify_flow(struct run *r, enum brnf_path path, const struct brnf_ruleset *info,
+		       struct verification *v)
 {
 	struct pktgen_opts o[2];
 	struct tb_path p[2];
 	int err;
 
-	pps_flow(r, BRNF_PATH_ROUTED, true, brnf_workloads[WL_PPS64].pkt_size, 1, p, o);
+	pps_flow(r, path, true, brnf_workloads[WL_PPS64].pkt_size, 1, p, o);
 	v->flow_checked = true;
 	v->flow_offload_expected = info->flowtable;
 	err = ct_flow_forget(&r->ap.h);
@@ -272,7 +274,7 @@ static int verify_row(struct run *r, size_t i)
 		err = verify_read(&r->ap.h, &r->counted, mode, rec.v.packets);
 	if (!err && info.conntrack && r->pktgen) {
 		rec.traffic = VERIFY_TRAFFIC_FLOW;
-		err = verify_flow(r, &info, &rec.v);
+		err = verify_flow(r, r->rows[i].path, &info, &rec.v);
 	}
 	if (!err)
 		err = verify_remove(&r->ap.h, mode);

@@ -112,8 +112,9 @@ int matrix_check_bridge(const char *v, char *err, size_t errlen);
 int matrix_check_ruleset(const char *v, char *err, size_t errlen);
 /* "routed" or "wlan": the path, or -EINVAL. */
 int matrix_parse_path(const char *v, char *err, size_t errlen);
-/* A path=wlan row's ruleset tracks no connections: 0 or -EINVAL (the run's --ruleset
- * given to rows without ruleset= is checked with it too). */
+/* A path=wlan row's ruleset tracks no connections, or the row filters every bridge the
+ * path crosses: 0 or -EINVAL (the run's --ruleset given to rows without ruleset= is
+ * checked with it too). */
 int matrix_check_path_ruleset(const struct brnf_row *r, char *err, size_t errlen);
 
 /* The files of a ruleset value ("openwrt+bridge-lan": 2), checked as
