@@ -20,6 +20,10 @@
 #             another namespace: an operation that takes RTNL and has nothing to do with
 #             bridges, alone
 #   rtnl+flip the same while the netlink case's flips run on the other vCPU
+#   first     25 namespaces (unshare -Urn, as nobody), each with its sysctls set to 0
+#             before `link add br0 type bridge`, then one `link set br0 type bridge
+#             nf_call_iptables 1`: the first ask (with kprobe events: first-add, the
+#             holds of the bridges' creation, and first, those of the flips)
 # Prints first how many of br_netfilter's hooks `nft list hooks` shows in that namespace
 # with everything 0, with bridge-nf-call-iptables 1 and with br0's nf_call_iptables 1
 # (on ondemand 0, then all of them: each flip is an edge; on vanilla always all):
@@ -89,12 +93,13 @@ hold_start() {
 	: >"$T/trace"
 	echo 1 >"$T/tracing_on"
 }
-# hold_end CASE REP OPS COMM [EVENT]: the holds of processes named COMM since
-# hold_start; with EVENT only those in which it fired (rtnl-holds.awk)
+# hold_end CASE REP OPS COMM [EVENT [ALL]]: the holds of processes named COMM since
+# hold_start; with EVENT only those in which it fired; ALL=1: of every such process, not
+# only the one that held RTNL most often (rtnl-holds.awk)
 hold_end() {
 	[ "$hold" = 1 ] || return 0
 	echo 0 >"$T/tracing_on"
-	awk -v comm="$4" -v need="${5:-}" -f "$here/rtnl-holds.awk" "$T/trace" \
+	awk -v comm="$4" -v need="${5:-}" -v all="${6:-}" -f "$here/rtnl-holds.awk" "$T/trace" \
 		>"$tmp/holds" || die "$T/trace: cannot read"
 	! grep -q 'LOST' "$T/trace" || die "$1: the trace lost events"
 	sort -n "$tmp/holds" >"$tmp/holds.sorted"
@@ -139,6 +144,28 @@ user_flips() {
 		ip -batch "$1" || exit 1
 		t1=$(date +%s.%N)
 		awk -v a="$t0" -v b="$t1" "BEGIN { printf \"%.6f\", b - a }"' sh "$tmp/flips.batch"
+}
+
+# the first ask, FIRST times, each in a user and network namespace of its own whose
+# three sysctls are 0 before its bridge exists (as on a router that boots with them at
+# 0): the bridge made by ip, then its nf_call_iptables set by ip copied as ipflip, so
+# that the two RTNL holds are told apart by the process's name. On the latch the flip
+# registers the namespace's hooks; on vanilla the bridge's creation did.
+nfirst=25	# odd: hold_end's -on/-off split is for alternating flips
+cp "$(command -v ip)" "$tmp/ipflip" || die "cannot copy ip"
+chmod a+rx "$tmp/ipflip"
+first_asks() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c '
+		i=0
+		while [ $i -lt "$1" ]; do
+			unshare -Urn sh -c "
+				for s in iptables ip6tables arptables; do
+					echo 0 >/proc/sys/net/bridge/bridge-nf-call-\$s || exit 1
+				done
+				ip link add br0 type bridge || exit 1
+				\"\$1\" link set br0 type bridge nf_call_iptables 1" sh "$2" || exit 1
+			i=$((i + 1))
+		done' sh "$nfirst" "$tmp/ipflip"
 }
 
 user_flips >/dev/null || die "an unprivileged user cannot flip nf_call_iptables in its own namespace"
@@ -186,6 +213,13 @@ while [ "$r" -le "$reps" ]; do
 		hold_end "$c" "$r" "$flips" sh
 	done
 	ip netns exec "${P}s" sh -c "echo 0 >$f"
+
+	hold_start
+	t0=$(now)
+	first_asks || die "first asks failed"
+	echo "bench case=first rep=$r ops=$nfirst seconds=$(secs "$t0" "$(now)")"
+	hold_end first-add "$r" "$nfirst" ip newlink 1
+	hold_end first "$r" "$nfirst" ipflip chg 1
 
 	t0=$(now)
 	ip -n "${P}r" -batch "$tmp/rtnl.batch" || die "dummy add/del failed"

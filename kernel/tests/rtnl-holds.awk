@@ -1,7 +1,7 @@
 # rtnl-holds.awk: how long each process held RTNL, from a trace of kprobe events
 # (kernel/tests/flip-bench.sh sets them up; rig/tests/t_flip_bench.sh feeds it a fixture).
 #
-#   awk -v comm=NAME [-v need=EVENT] -f rtnl-holds.awk TRACE
+#   awk -v comm=NAME [-v need=EVENT] [-v all=1] -f rtnl-holds.awk TRACE
 #
 # Events (the trace's text format, one per line): acq (rtnl_lock() returned), tacq
 # (rtnl_trylock() returned, ret=0x1 when it took the lock), kacq (rtnl_lock_killable()
@@ -15,7 +15,8 @@
 # often (the ip -batch or the write loop of a case, not an ip link add or ip netns exec
 # around it); with need=EVENT only the holds in which that event fired (chg: the
 # requests that changed a bridge's options, not ip's RTM_GETLINK or its first probe,
-# a RTM_NEWLINK that fails with ENODEV). Timestamps:
+# a RTM_NEWLINK that fails with ENODEV); with all=1 the holds of every task named NAME,
+# in the order they ended (one ip per namespace: flip-bench.sh's first asks). Timestamps:
 # seconds with a fraction (the ns clocks: local, global, mono), or whole ticks (x86-tsc,
 # counter), whose difference is printed as it is: under QEMU -icount the guest's TSC
 # counts one tick per nanosecond, which is one instruction.
@@ -36,14 +37,20 @@
 	if (ev == need ":" && (pid in start)) {
 		mark[pid] = 1
 	} else if (ev == "rel:" && (pid in start)) {
-		if (task == comm && (need == "" || mark[pid]))
+		if (task == comm && (need == "" || mark[pid])) {
 			ns[pid, ++n[pid]] = sprintf("%.0f", (ts - start[pid]) * (ts ~ /\./ ? 1e9 : 1))
+			seq[++m] = ns[pid, n[pid]]
+		}
 		delete start[pid]
 	}
 }
 # the process that held RTNL most often: the batch or the write loop, not
 # the ip link add before it or the ip netns exec around it
 END {
+	if (all) {
+		for (i = 1; i <= m; i++) print seq[i]
+		exit
+	}
 	for (p in n) if (n[p] > best) { best = n[p]; bp = p }
 	for (i = 1; i <= best; i++) print ns[bp, i]
 }

@@ -46,6 +46,9 @@ check "rtnl-holds: without need, every hold of the batch" test "$(holds ip)" = "
 check "rtnl-holds: a failed trylock holds nothing, a taken one and lock_killable do" \
 	test "$(holds sh)" = "20000 7000 "
 check "rtnl-holds: a task that never held RTNL, no line" test "$(holds nobody)" = ""
+check "rtnl-holds: all=1, the holds with rtnl_newlink of every ip, in order" \
+	test "$(awk -v comm=ip -v need=newlink -v all=1 -f "$AWK" "$TMPD/trace" | tr '\n' ' ')" = \
+	"50000 30000 60000 40000 "
 # x86-tsc: whole ticks, their difference as it is
 cat >"$TMPD/trace" <<'EOF'
               ip-70      [000] .....  14615559506: newlink: (rtnl_newlink+0x0/0x60)
