@@ -157,20 +157,24 @@ static int restore_script_write(struct ap *ap)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	fprintf(m, "# brnf: the settings of %s as saved at %s.\n"
 		"# brnf restores them itself at the end of a run (also after Ctrl-C), else\n"
-		"# the next run or brnf cleanup does from this journal entry (SIGKILL).\n",
-		ap->h.what, date);
+		"# the next run or brnf cleanup does from this journal entry (SIGKILL).\n"
+		"# Exit status 1 when a step failed (each is tried).\n"
+		"st=0\n", ap->h.what, date);
 	for (f = 0; f < BRNF_NFAMILIES && ap->orig.have_global; f++)
-		fprintf(m, "echo %d > /proc/sys/net/bridge/bridge-nf-call-%s\n",
+		fprintf(m, "echo %d > /proc/sys/net/bridge/bridge-nf-call-%s || st=1\n",
 			ap->orig.global[f], brnf_family_names[f]);
 	for (b = 0; b < BRNF_NBRIDGES && ap->orig.have_bridges; b++)
 		for (f = 0; f < BRNF_NFAMILIES; f++)
-			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s\n",
+			fprintf(m, "echo %d > /sys/class/net/%s/bridge/nf_call_%s || st=1\n",
 				ap->orig.bridge[b][f], brnf_bridge_names[b], brnf_family_names[f]);
 	fprintf(m, "%s", VERIFY_UNCHAIN_SH);
-	if (ap->orig_mangle && *ap->orig_mangle)
+	if (ap->orig_mangle && *ap->orig_mangle) {
 		heredoc_write(m, "iptables-restore", NULL, ap->orig_mangle);
+		fprintf(m, "[ $? -eq 0 ] || st=1\n");
+	}
 	/* one transaction: the flush and the saved ruleset, or nothing */
 	heredoc_write(m, "nft -f /proc/self/fd/0", "flush ruleset", ap->orig_nft);
+	fprintf(m, "[ $? -eq 0 ] || st=1\nexit $st\n");
 	if (fclose(m)) {
 		free(buf);
 		return -EIO;

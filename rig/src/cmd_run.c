@@ -414,7 +414,7 @@ static void drop_failed_run(struct run *r)
  */
 static int run_steps(struct run *r, double t0)
 {
-	char date_start[32], msg[4200];
+	char date_start[32], msg[4200], abs[PATH_MAX];
 	int err, id_children, id_ap = -1, id_res;
 
 	if (lock_take())
@@ -464,7 +464,14 @@ static int run_steps(struct run *r, double t0)
 	err = results_open(&r->res, r->c.out, r->c.part);
 	if (err)
 		return err;
-	r->res_journal = journal_add_path("dir", results_where(&r->res));
+	/* its absolute path: a replay may run from another directory */
+	if (!realpath(results_where(&r->res), abs)) {
+		err = -errno;
+		pr_err("%s: %s", results_where(&r->res), strerror(errno));
+		results_abort(&r->res);
+		return err;
+	}
+	r->res_journal = journal_add_path("dir", abs);
 	if (r->res_journal < 0) {
 		results_abort(&r->res);
 		return r->res_journal;
@@ -484,14 +491,16 @@ static int run_steps(struct run *r, double t0)
 			 strerror(-err));
 		drop_failed_run(r);
 	}
-	/* the children ended and the AP restored before provenance.json records it */
-	ledger_run_one(&r->undo, id_children);
-	ledger_run_one(&r->undo, id_ap);
-	/* The runs are measured: no unwind removes them from here on. A finish that fails
-	 * (a full disk) leaves them where they are, a name no later run takes
+	/* The runs are measured: no unwind and no replay removes them from here on, not
+	 * even after a SIGKILL during the AP's restore below. A finish that fails (a full
+	 * disk) leaves them where they are, a name no later run takes
 	 * (results_default_dir()), and says where. */
 	ledger_forget(&r->undo, id_res);
 	journal_drop(r->res_journal);
+	journal_fault("measured");
+	/* the children ended and the AP restored before provenance.json records it */
+	ledger_run_one(&r->undo, id_children);
+	ledger_run_one(&r->undo, id_ap);
 	err = finish(r, t0, date_start, msg, sizeof(msg));
 	if (!err)
 		err = results_commit(&r->res, msg, sizeof(msg));

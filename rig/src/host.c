@@ -46,8 +46,8 @@ static int ctl_dir_make(void)
 
 void hosts_cleanup(void)
 {
-	if (ctl_dir[0])
-		rm_rf(ctl_dir);
+	if (ctl_dir[0] && rm_rf(ctl_dir))
+		return;		/* the entry stays: the next replay removes it */
 	ctl_dir[0] = '\0';
 	journal_drop(ctl_journal);
 	ctl_journal = 0;
@@ -77,13 +77,18 @@ int host_journal_sh(const struct host *h, const char *script)
 	case RIG_NETNS:
 		fprintf(m, "host netns %s\n", h->ns);
 		break;
-	case RIG_LOCAL:
-		fprintf(m, "host local\n");
+	case RIG_LOCAL: {
+		char self[64];
+
+		err = netns_self_id(self, sizeof(self));
+		fprintf(m, "host local\nnetns-self %s\n", self);
 		break;
+	}
 	case RIG_SSH:
 		/* ssh as host_run() calls it, without the control socket of this run */
 		fprintf(m, "host ssh\narg ssh\narg -o\narg BatchMode=yes\narg -o\n"
-			"arg ConnectTimeout=10\narg -T\n");
+			"arg ConnectTimeout=10\narg -o\narg ControlMaster=no\narg -o\n"
+			"arg ControlPath=none\narg -T\n");
 		if (r->config[0])
 			err = err ?: journal_arg(m, "-F") ?: journal_arg(m, r->config);
 		if (r->identity[0])

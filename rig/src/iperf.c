@@ -346,16 +346,19 @@ static void remote_kill_script(char *script, size_t len, const char *dir)
 		 "rm -rf \"$d\"\n", dir);
 }
 
-static void remote_server_kill(const struct host *h, const char *dir)
+/* 0 when the server ended (its directory is gone), else nonzero. */
+static int remote_server_kill(const struct host *h, const char *dir)
 {
 	char script[400];
 	sigset_t old;
+	int st;
 
 	remote_kill_script(script, sizeof(script), dir);
 
 	ledger_block(&old);	/* also after a Ctrl-C: the server must end */
-	host_sh(h, script, NULL, 0, NULL, NULL, 10);
+	st = host_sh(h, script, NULL, 0, NULL, NULL, 10);
 	ledger_unblock(&old);
+	return st;
 }
 
 static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int n)
@@ -364,11 +367,12 @@ static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int 
 
 	for (i = 0; i < n; i++) {
 		int st = f[i].server > 0 ? proc_wait(f[i].server, 2) : 0;
+		bool ended = true;
 
 		/* A remote server whose ssh did not end well (not reached, killed by
 		 * Ctrl-C with brnf's process group) may still run over there. */
 		if (st && fh[i].server->transport == RIG_SSH && f[i].remote_dir[0])
-			remote_server_kill(fh[i].server, f[i].remote_dir);
+			ended = !remote_server_kill(fh[i].server, f[i].remote_dir);
 		if (st < 0) {
 			kill(f[i].server, SIGKILL);
 			proc_wait(f[i].server, 5);
@@ -377,7 +381,9 @@ static void flows_end(const struct flow_hosts *fh, struct flow *f, unsigned int 
 			kill(f[i].client, SIGKILL);
 			proc_wait(f[i].client, 5);
 		}
-		journal_drop(f[i].journal);
+		/* not ended (the host unreachable): the entry stays for the next replay */
+		if (ended)
+			journal_drop(f[i].journal);
 		if (f[i].out_fd >= 0)
 			close(f[i].out_fd);
 		if (f[i].err_fd >= 0)

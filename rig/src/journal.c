@@ -37,7 +37,8 @@ static int sync_dir(const char *dir)
 
 int journal_open(const char *dir)
 {
-	if (mkdir(dir, 0700) && errno != EEXIST) {
+	/* new: a journal that exists is an undo some replay still needs */
+	if (mkdir(dir, 0700)) {
 		int err = -errno;
 
 		pr_err("mkdir %s: %s", dir, strerror(errno));
@@ -134,6 +135,17 @@ int journal_add(const char *kind, const char *text, size_t len)
 	return id;
 }
 
+int netns_self_id(char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st))
+		return -errno;
+	snprintf(buf, len, "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	return 0;
+}
+
 int journal_add_path(const char *kind, const char *path)
 {
 	return journal_add(kind, path, strlen(path));
@@ -164,7 +176,8 @@ void journal_fault(const char *point)
 static int replay_sh(const char *path, char *text)
 {
 	char *argv[JOURNAL_ARGS + 1], *line, *next, *script = NULL, *out = NULL, *err = NULL;
-	const char *ns = NULL, *what = "a host";
+	const char *ns = NULL, *what = "a host", *self = NULL;
+	char here[64];
 	unsigned int n = 0;
 	bool ssh = false, local = false;
 	int st;
@@ -185,6 +198,8 @@ static int replay_sh(const char *path, char *text)
 			ns = line + 11;
 		else if (!strncmp(line, "what ", 5))
 			what = line + 5;
+		else if (!strncmp(line, "netns-self ", 11))
+			self = line + 11;
 		else if (!strncmp(line, "arg ", 4) && n < JOURNAL_ARGS)
 			argv[n++] = line + 4;
 		else
@@ -193,6 +208,12 @@ static int replay_sh(const char *path, char *text)
 	if (!script || (int)local + (int)ssh + (ns != NULL) != 1 || (ssh && !n)) {
 		pr_err("%s: not a journal entry brnf wrote; left as it is", path);
 		return -EINVAL;
+	}
+	/* a local host is the network namespace brnf ran in: replayed from that one only */
+	if (local && self && (netns_self_id(here, sizeof(here)) || strcmp(here, self))) {
+		pr_err("%s: %s is the network namespace brnf ran in (%s), not this one; the "
+		       "entry stays: run brnf cleanup there", path, what, self);
+		return -EXDEV;
 	}
 	if (!ssh) {
 		n = 0;
@@ -224,6 +245,10 @@ static int replay_dir(const char *path, const char *dir)
 	struct stat st;
 	int err;
 
+	if (dir[0] != '/') {
+		pr_err("%s: %s is no absolute path; left as it is", path, dir);
+		return -EINVAL;
+	}
 	if (lstat(dir, &st))
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {

@@ -6,9 +6,11 @@
  * step it undoes is taken:
  *
  *   <seq>.sh   run a POSIX sh script on a host: the AP's saved settings, a remote
- *              iperf3 server to end. Text: "host local", "host netns NAME" or
- *              "host ssh" with one "arg WORD" per word of the ssh command that runs
- *              sh there, "what TEXT" (the host, for messages), "--", the script.
+ *              iperf3 server to end. Text: "host local" (with "netns-self DEV:INO",
+ *              the network namespace brnf ran in), "host netns NAME" or "host ssh"
+ *              with one "arg WORD" per word of the ssh command that runs sh there,
+ *              "what TEXT" (the host, for messages), "--", the script; the script's
+ *              exit status 0 means replayed.
  *   <seq>.dir  a local directory to remove: a temporary results directory, the
  *              storm's traffic directory. Text: its path.
  *   <seq>.ssh  the ssh control directory: each master told to exit, then removed.
@@ -32,16 +34,19 @@ void journal_close(void);
 /* Add an entry of kind ("sh", "dir", "ssh") with text; returns its id (> 0), 0 when no
  * journal is open, or -errno after one line naming the file. */
 int journal_add(const char *kind, const char *text, size_t len);
-/* "dir" and "ssh" entries: text is path. */
+/* "dir" and "ssh" entries: text is path (absolute: a replay may run elsewhere). */
 int journal_add_path(const char *kind, const char *path);
+/* "DEV:INO" of this process's network namespace ("netns-self" of a "host local" entry,
+ * whose replay runs only from that namespace). 0 or -errno. */
+int netns_self_id(char *buf, size_t len);
 /* The entry's file (for a message), "" when id names none. */
 const char *journal_entry_path(int id, char *buf, size_t len);
 /* The step is undone (or needs no undo): remove the entry. id <= 0: nothing. */
 void journal_drop(int id);
 /*
  * Fault injection for the kill tests: when BRNF_FAULT_KILL names point, a kind of
- * step ("claim", "ns", "ssh", "ap", "change", "remote", "results"; brnf-storm's
- * "traffic"), the process kills itself with SIGKILL right there, after the step and
+ * step ("claim", "ns", "ssh", "ap", "change", "remote", "results", "measured";
+ * brnf-storm's "traffic"), the process kills itself with SIGKILL right there, after the step and
  * its journal entry. Harmless without the variable.
  */
 void journal_fault(const char *point);

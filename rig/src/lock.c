@@ -80,6 +80,23 @@ static void state_path(char *buf, size_t len, const char *prefix, const char *ex
 	snprintf(buf, len, BRNF_RUN_DIR "/%s.%s", prefix, ext);
 }
 
+/* A namespace <prefix>-* exists: one a killed owner made before its claim named it, or
+ * another tool's; a prefix that has one is not taken (its names would collide). */
+static bool netns_prefix_used(const char *prefix)
+{
+	size_t n = strlen(prefix);
+	struct dirent *de;
+	bool used = false;
+	DIR *d;
+
+	d = opendir(NETNS_RUN_DIR);
+	while (d && !used && (de = readdir(d)))
+		used = !strncmp(de->d_name, prefix, n) && de->d_name[n] == '-';
+	if (d)
+		closedir(d);
+	return used;
+}
+
 /* The claim's text: the pid, then one line per namespace. */
 static int claim_write(struct claim *c)
 {
@@ -135,12 +152,12 @@ int lock_claim_as(struct claim *c, const char *base, bool keep)
 		unlink(tmp);
 		return err;
 	}
-	/* the lowest number no claim and no journal has: never one a claim still names,
-	 * whatever pid its owner had (a PID 1 of another pid namespace) */
+	/* the lowest number no claim, no journal and no namespace has: never one a claim
+	 * still names, whatever pid its owner had (a PID 1 of another pid namespace) */
 	for (k = 1; k < CLAIM_MAX_NUM && !linked; k++) {
 		snprintf(c->prefix, sizeof(c->prefix), "%s%u", base, k);
 		state_path(path, sizeof(path), c->prefix, "journal");
-		if (path_exists(path)) {
+		if (path_exists(path) || netns_prefix_used(c->prefix)) {
 			errno = EEXIST;
 			continue;
 		}
@@ -158,12 +175,14 @@ int lock_claim_as(struct claim *c, const char *base, bool keep)
 		c->fd = -1;
 		return err;
 	}
+	state_path(path, sizeof(path), c->prefix, "keep");
 	if (keep) {
-		state_path(path, sizeof(path), c->prefix, "keep");
 		err = file_write(path, "keep\n", 5, 0644);
 		c->keep = !err;
 		if (err)
 			pr_err("claim %s: %s", path, strerror(-err));
+	} else {
+		unlink(path);	/* left by an owner killed between its two unlinks */
 	}
 	if (!err) {
 		state_path(path, sizeof(path), c->prefix, "journal");
@@ -224,9 +243,10 @@ void lock_unclaim(struct claim *c)
 	state_path(path, sizeof(path), c->prefix, "journal");
 	journal_remove(path);		/* when empty: else the next run replays it */
 	if (!c->n && !path_exists(path)) {
-		state_path(path, sizeof(path), c->prefix, "claim");
-		unlink(path);
+		/* the marker first: a claim without it is an ordinary one */
 		state_path(path, sizeof(path), c->prefix, "keep");
+		unlink(path);
+		state_path(path, sizeof(path), c->prefix, "claim");
 		unlink(path);
 	}
 	close(c->fd);
@@ -241,6 +261,7 @@ void lock_unclaim(struct claim *c)
 static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 {
 	char path[256], *text = NULL, *line, *save;
+	struct stat st, now;
 	size_t plen = strlen(prefix);
 	bool all_gone = true;
 	int n = 0, fd;
@@ -258,6 +279,13 @@ static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 		*busy = true;		/* its owner is alive */
 		goto out_close;
 	}
+	/* the file locked must still be the claim under that name: one unlinked after we
+	 * opened it (replayed by another reaper, let go by its owner) may have a new
+	 * owner's claim in its place, whose journal is not ours to replay */
+	if (fstat(fd, &st) || !st.st_nlink || lstat(path, &now) || now.st_dev != st.st_dev ||
+	    now.st_ino != st.st_ino)
+		goto out_close;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (read_file(path, &text, NULL))
 		goto out_close;
 	line = strtok_r(text, "\n", &save);
@@ -301,9 +329,9 @@ static int reap_claim(const char *prefix, bool with_kept, bool *busy)
 		n++;
 	}
 	if (all_gone) {
-		state_path(path, sizeof(path), prefix, "claim");
-		unlink(path);
 		state_path(path, sizeof(path), prefix, "keep");
+		unlink(path);
+		state_path(path, sizeof(path), prefix, "claim");
 		unlink(path);
 	}
 out_free:
@@ -313,11 +341,38 @@ out_close:
 	return n;
 }
 
+/*
+ * One reaper at a time (/run/brnf/reap, flock'ed while it reaps; a run, brnf-storm,
+ * brnf cleanup and testbed down all reap): a claim another reaper is replaying is
+ * skipped as busy, and a run that skipped it would save an AP that replay has not put
+ * back yet. -1 when there is no lock to take (then each claim's own lock still holds).
+ */
+static int reap_lock(void)
+{
+	int fd;
+
+	if (mkdir_p(BRNF_RUN_DIR))
+		return -1;
+	fd = open(BRNF_RUN_DIR "/reap", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) && errno == EINTR)
+			;
+	return fd;
+}
+
+static void reap_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 int lock_remove_kept(const char *prefix)
 {
+	int lfd = reap_lock(), n;
 	bool busy;
-	int n = reap_claim(prefix, true, &busy);
 
+	n = reap_claim(prefix, true, &busy);
+	reap_unlock(lfd);
 	return busy ? -EBUSY : n;
 }
 
@@ -346,14 +401,16 @@ int lock_reap_stale(bool with_kept)
 	char prefix[128];
 	struct dirent *de;
 	bool busy;
-	int n = 0;
+	int n = 0, lfd;
 	DIR *d;
 
 	reap_left = 0;
-
+	lfd = reap_lock();
 	d = opendir(BRNF_RUN_DIR);
-	if (!d)
+	if (!d) {
+		reap_unlock(lfd);
 		return errno == ENOENT ? 0 : -errno;
+	}
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
@@ -368,5 +425,6 @@ int lock_reap_stale(bool with_kept)
 		n += reap_claim(prefix, with_kept, &busy);
 	}
 	closedir(d);
+	reap_unlock(lfd);
 	return n;
 }

@@ -366,9 +366,9 @@ void traffic_kill(struct traffic *t)
 	}
 	if (t->tmp[0]) {
 		snprintf(cmd, sizeof(cmd), "%s", t->tmp);
-		rm_rf(cmd);
+		if (!rm_rf(cmd))
+			journal_drop(t->journal);	/* else the next replay tries */
 		t->tmp[0] = '\0';
-		journal_drop(t->journal);
 	}
 }
 

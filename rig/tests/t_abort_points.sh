@@ -71,6 +71,14 @@ for kind in claim ns results; do
 	host_state > "$TMPD/state.killed"
 	check "killed after the step $kind: something is left to undo" \
 		sh -c "! cmp -s '$TMPD/state.before' '$TMPD/state.killed'"
+	case $kind in
+	claim) check "killed after the step claim: its claim is left" \
+		sh -c "ls /run/brnf/brnf[0-9]*.claim > /dev/null 2>&1" ;;
+	ns) check "killed after the step ns: its first namespace is left" \
+		sh -c "ip netns list | grep -q '^brnf[0-9]*-'" ;;
+	results) check "killed after the step results: its temporary results are left" \
+		sh -c "ls -d '$TMPD'/kill.tmp.* > /dev/null 2>&1" ;;
+	esac
 	run_rc "$BRNF" cleanup > /dev/null
 	check "killed after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
 	host_state > "$TMPD/state.after"

@@ -149,7 +149,7 @@ no_iperf() {
 	return 0
 }
 no_ssh_left() {
-	! ls -d /tmp/brnf-ssh.* > /dev/null 2>&1 && ! pgrep -f 'ControlPath=/tmp/brnf-ssh' > /dev/null
+	! ls -d /tmp/brnf-ssh.* > /dev/null 2>&1 && ! pgrep -f '/tmp/brnf-ssh\.' > /dev/null
 }
 
 [ "$ash" = true ] || check "the sshds' sh is busybox ash" sh -c "ip netns exec '$PC' ssh -F '$TMPD/ssh_config' -i '$TMPD/id' \
@@ -423,15 +423,18 @@ kill_state() {
 	ip netns exec "$AP" ip6tables-save | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//'
 	echo "## files"
 	ls -d /tmp/brnf-iperf3.* /tmp/brnf-ssh.* "$TMPD"/kj* 2> /dev/null || true
-	ls /run/brnf /run/brnf/*.journal
+	ls /run/brnf
+	ls /run/brnf/*.journal 2> /dev/null || true
 	echo "## processes"
-	pgrep -f 'ControlPath=/tmp/brnf-ssh' | wc -l
+	pgrep -f '/tmp/brnf-ssh\.' | wc -l
 	pgrep -x iperf3 | wc -l
 }
 printf 'global=1 local=-\nglobal=0 local=br-lan ruleset=openwrt\n' > "$TMPD/mk"
 iperf_left() { ! no_iperf; }
 ap_changed() { ap_state > "$TMPD/state.now" && ! cmp -s "$TMPD/state.own" "$TMPD/state.now"; }
-masters_gone() { [ "$(pgrep -f 'ControlPath=/tmp/brnf-ssh' | wc -l)" -eq 0 ]; }
+# a master renames itself "ssh: /tmp/brnf-ssh.XXXXXX/<hash> [mux]"
+masters_gone() { ! pgrep -f '/tmp/brnf-ssh\.' > /dev/null; }
+ssh_left() { ls -d /tmp/brnf-ssh.* > /dev/null 2>&1 && ! masters_gone; }
 kill_at() {	# kill_at KIND [PREFIX...]: a run killed right after that step
 	_k=$1
 	shift
@@ -448,6 +451,12 @@ for kind in claim ssh ap change results remote; do
 	check "SIGKILL after the step $kind: something is left to undo" \
 		sh -c "! cmp -s '$TMPD/kill.before' '$TMPD/kill.killed'"
 	case $kind in
+	claim) check "SIGKILL after the step claim: its claim and journal are left" \
+		sh -c "ls /run/brnf/brnf*.claim | grep -v '/$P\.claim\$' | grep -q ." ;;
+	ssh) check "SIGKILL after the step ssh: its control directory and master are left" \
+		ssh_left ;;
+	results) check "SIGKILL after the step results: its temporary results are left" \
+		sh -c "ls -d '$TMPD'/kj.tmp.* > /dev/null 2>&1" ;;
 	ap) check "SIGKILL after the step ap: the AP's saved state is journaled" test -s "$(ap_entry)" ;;
 	change) check "SIGKILL after the step change: the AP is left changed" ap_changed ;;
 	remote) check "SIGKILL after the step remote: iperf3 servers are left on the hosts" \
@@ -464,6 +473,21 @@ for kind in claim ssh ap change results remote; do
 		diff "$TMPD/kill.before" "$TMPD/kill.after" | sed 's/^/# /' | head -20
 	fi
 done
+
+# Killed once every run was measured, during the AP's restore (docker stop's SIGKILL
+# after its grace period): the replay puts the AP back and keeps the measured runs
+kill_state > "$TMPD/kill.before"
+kill_at measured
+run_rc in_pc "$BRNF" cleanup > /dev/null
+check "SIGKILL once measured: brnf cleanup exit 0" test "$rc" -eq 0
+check "SIGKILL once measured: the AP's own settings" state_same "$TMPD/state.own"
+check "SIGKILL once measured: the measured runs are kept (2 rows, 2 directions)" \
+	test "$(ls -d "$TMPD"/kj.tmp.*/raw/running/runs/*/ 2> /dev/null | grep -vc -- '-verify/$')" -eq 4
+rm -rf "$TMPD"/kj.tmp.*
+wait_for 10 masters_gone || true
+kill_state > "$TMPD/kill.after"
+check "SIGKILL once measured, brnf cleanup, the runs moved away: byte-identical to before" \
+	cmp -s "$TMPD/kill.before" "$TMPD/kill.after"
 
 # PID 1 of a pid namespace (a container's brnf after `docker stop` timed out), twice in
 # a row: the second replays the first's journal before it saves the AP, so what

@@ -59,6 +59,7 @@ host_state() {
 	ls /run/brnf 2>/dev/null || true
 	ls -d /tmp/brnfstorm* 2>/dev/null || true
 }
+left() { ! "$@"; }	# left CHECK: what CHECK says is gone is there
 for kind in claim ns traffic; do
 	host_state > "$TMPD/before"
 	rc=0
@@ -68,6 +69,11 @@ for kind in claim ns traffic; do
 	host_state > "$TMPD/killed"
 	check "killed after the step $kind: something is left to undo" \
 		sh -c "! cmp -s '$TMPD/before' '$TMPD/killed'"
+	case $kind in
+	claim) check "killed after the step claim: its claim is left" left no_storm_claim ;;
+	ns) check "killed after the step ns: its first namespace is left" left no_storm_netns ;;
+	traffic) check "killed after the step traffic: its directory is left" left no_storm_tmp ;;
+	esac
 	rc=0
 	"$BRNF" cleanup > /dev/null 2>"$TMPD/cleanup" || rc=$?
 	check "killed after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
