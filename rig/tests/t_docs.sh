@@ -56,12 +56,18 @@ for w in 'make apply' 'make openwrt' 'make upstream' 'ondemand' 'patches/7.2/ond
 	'No real'; do
 	check "README's first 50 lines: '$w'" grep -q -e "$w" "$TMPD/first"
 done
-# the headline's figures are the cells of the run it names first: ondemand's and
-# vanilla's everything-off pps64 download, as that run's matrix.md prints them
-hrun=$(grep -o 'results/20[0-9][0-9]-[0-9a-z.-]*/README.md' "$TMPD/first" | head -n 1)
+# the headline's figures are cells of the runs it names: ondemand's and vanilla's
+# everything-off pps64 download (NAME or NAME+distro), each from the first run named that
+# has the row, as that run's matrix.md prints them
 for k in ondemand vanilla; do
-	cell=$(awk -F '|' -v k="$k" '$2 ~ "^ *" k "( |$)" && $3 ~ /^ *0 *$/ && $4 ~ /^ *- *$/ {
-		gsub(/^ +| +$/, "", $6); print $6; exit }' "$TOPDIR/${hrun%README.md}matrix.md" 2>/dev/null)
+	cell= hrun=
+	for r in $(grep -o 'results/20[0-9][0-9]-[0-9a-z.-]*/README.md' "$TMPD/first"); do
+		cell=$(awk -F '|' -v k="$k" '$2 ~ "^ *" k "(\\+distro)?( |$)" && $3 ~ /^ *0 *$/ &&
+			$4 ~ /^ *- *$/ { gsub(/^ +| +$/, "", $6); print $6; exit }' \
+			"$TOPDIR/${r%README.md}matrix.md" 2>/dev/null)
+		hrun=$r
+		[ -z "$cell" ] || break
+	done
 	check "README's headline: $k's idle download cell of ${hrun%/README.md} (${cell:-none})" \
 		sh -c "[ -n '$cell' ] && tr '\n' ' ' <'$TMPD/first' | sed 's/  */ /g' | grep -qF -- '$cell'"
 done
