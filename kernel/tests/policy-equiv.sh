@@ -25,7 +25,10 @@
 # the three forms give the same counts, probe for probe.
 set -u
 . "$(dirname "$0")/brnf-topo.sh"
-RS=$(cd "$(dirname "$0")/../../rig" && pwd)
+# usage: policy-equiv.sh [RIG]: RIG the repository's rig/ (default: beside this script's
+# directory; kernel-test copies the script elsewhere in the guest and names it)
+RS=${1:-$(cd "$(dirname "$0")/../../rig" && pwd)}
+[ -r "$RS/rulesets/policy-bridge-lan.nft" ] || { echo "not ok - $RS: no policy files"; exit 1; }
 need_tools nping socat nft conntrack iptables-restore ip6tables-restore
 T=$(mktemp -d)
 trap 'topo_cleanup; rm -rf "$T"' EXIT
