@@ -461,20 +461,30 @@ static int run_steps(struct run *r, double t0)
 	err = preflight_rulesets(r);
 	if (err || brnf_stop)
 		return err ?: -EINTR;
-	err = results_open(&r->res, r->c.out, r->c.part);
+	/* journaled before it is made, by its absolute path: a replay may run from another
+	 * directory, and one that finds nothing there has nothing to do */
+	err = results_plan(&r->res, r->c.out, r->c.part);
 	if (err)
 		return err;
-	/* its absolute path: a replay may run from another directory */
-	if (!realpath(results_where(&r->res), abs)) {
+	if (results_where(&r->res)[0] != '/' && !getcwd(abs, sizeof(abs))) {
 		err = -errno;
-		pr_err("%s: %s", results_where(&r->res), strerror(errno));
-		results_abort(&r->res);
+		pr_err("getcwd: %s", strerror(errno));
 		return err;
 	}
+	if (results_where(&r->res)[0] == '/')
+		abs[0] = '\0';
+	if (strlen(abs) + strlen(results_where(&r->res)) + 2 > sizeof(abs))
+		return -ENAMETOOLONG;
+	if (abs[0])
+		strcat(abs, "/");
+	strcat(abs, results_where(&r->res));
 	r->res_journal = journal_add_path("dir", abs);
-	if (r->res_journal < 0) {
-		results_abort(&r->res);
+	if (r->res_journal < 0)
 		return r->res_journal;
+	err = results_make(&r->res);
+	if (err) {
+		journal_drop(r->res_journal);
+		return err;
 	}
 	id_res = ledger_push(&r->undo, "the temporary results directory", undo_results, r);
 	journal_fault("results");

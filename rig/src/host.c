@@ -25,18 +25,9 @@ static int ctl_dir_make(void)
 
 	if (ctl_dir[0])
 		return 0;
-	snprintf(ctl_dir, sizeof(ctl_dir), "/tmp/brnf-ssh.XXXXXX");
-	if (!mkdtemp(ctl_dir)) {
-		int err = -errno;
-
-		pr_err("mkdtemp %s: %s", ctl_dir, strerror(errno));
-		ctl_dir[0] = '\0';
-		return err;
-	}
 	/* its masters outlive a SIGKILLed brnf (ControlPersist): the journal ends them */
-	id = journal_add_path("ssh", ctl_dir);
+	id = journal_mkdtemp(ctl_dir, sizeof(ctl_dir), "/tmp/brnf-ssh.", "ssh");
 	if (id < 0) {
-		rm_rf(ctl_dir);
 		ctl_dir[0] = '\0';
 		return id;
 	}

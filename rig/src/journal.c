@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +145,36 @@ int netns_self_id(char *buf, size_t len)
 	snprintf(buf, len, "%llu:%llu", (unsigned long long)st.st_dev,
 		 (unsigned long long)st.st_ino);
 	return 0;
+}
+
+int journal_mkdtemp(char *path, size_t len, const char *prefix, const char *kind)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[6];
+	unsigned int tries, i;
+	int id, n;
+
+	for (tries = 0; tries < 16; tries++) {
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -EIO;
+		n = snprintf(path, len, "%s", prefix);
+		for (i = 0; i < sizeof(rnd) && n + 1 < (int)len; i++)
+			path[n++] = chars[rnd[i] % (sizeof(chars) - 1)];
+		path[n] = '\0';
+		id = journal_add_path(kind, path);	/* the entry first, then the step */
+		if (id < 0)
+			return id;
+		if (!mkdir(path, 0700))
+			return id;
+		n = -errno;
+		journal_drop(id);
+		if (n != -EEXIST) {
+			pr_err("mkdir %s: %s", path, strerror(-n));
+			return n;
+		}
+	}
+	pr_err("mkdir %sXXXXXX: every name tried exists", prefix);
+	return -EEXIST;
 }
 
 int journal_add_path(const char *kind, const char *path)

@@ -36,6 +36,9 @@ void journal_close(void);
 int journal_add(const char *kind, const char *text, size_t len);
 /* "dir" and "ssh" entries: text is path (absolute: a replay may run elsewhere). */
 int journal_add_path(const char *kind, const char *path);
+/* A new directory PREFIX<6 random characters> (mode 0700) in path, journaled as kind
+ * before it is made: its entry's id (0 without a journal), or -errno after one line. */
+int journal_mkdtemp(char *path, size_t len, const char *prefix, const char *kind);
 /* "DEV:INO" of this process's network namespace ("netns-self" of a "host local" entry,
  * whose replay runs only from that namespace). 0 or -errno. */
 int netns_self_id(char *buf, size_t len);

@@ -115,11 +115,8 @@ int results_check(const char *dir, const char *part)
 	return 0;
 }
 
-int results_open(struct results *r, const char *dir, const char *part)
+int results_plan(struct results *r, const char *dir, const char *part)
 {
-	char path[1300], *slash;
-	const char *mine;
-	bool made;
 	int err;
 
 	err = results_check(dir, part);
@@ -136,6 +133,16 @@ int results_open(struct results *r, const char *dir, const char *part)
 		snprintf(r->top, sizeof(r->top), "%s.tmp.%d", r->dir, getpid());
 		snprintf(r->part, sizeof(r->part), "%s/raw/%s", r->top, part);
 	}
+	return 0;
+}
+
+int results_make(struct results *r)
+{
+	char path[1300], *slash;
+	const char *mine;
+	bool made;
+	int err = 0;
+
 	/* The parents as they are (--out's own, an existing results directory); the
 	 * temporary tree made new, never one that exists (a link planted there). */
 	mine = r->whole ? r->top : r->part;
@@ -168,6 +175,11 @@ int results_open(struct results *r, const char *dir, const char *part)
 			rm_rf(mine);
 	}
 	return err;
+}
+
+int results_open(struct results *r, const char *dir, const char *part)
+{
+	return results_plan(r, dir, part) ?: results_make(r);
 }
 
 int results_run_dir(struct results *r, unsigned int order, const char *name,

@@ -27,6 +27,10 @@ int results_check_part(const char *part, char *err, size_t errlen);
  * checked before a run changes anything, and again by results_open(). */
 int results_check(const char *dir, const char *part);
 int results_open(struct results *r, const char *dir, const char *part);
+/* results_open() in two steps: the names (nothing made), then the directories (the
+ * temporary tree made new: a run journals it in between, journal.h). */
+int results_plan(struct results *r, const char *dir, const char *part);
+int results_make(struct results *r);
 /* <part>/runs/<NNNN>-<name>, created (name: "<workload>-<direction>" or "verify"). */
 int results_run_dir(struct results *r, unsigned int order, const char *name,
 		    char *buf, size_t len);

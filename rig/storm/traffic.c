@@ -133,7 +133,7 @@ struct traffic *traffic_start(struct storm_bed *bed, const struct storm_opts *o,
 {
 	static const char *const dst[2] = { "198.18.2.2", "2001:2:0:2::2" };
 	struct traffic *t;
-	char secs[16];
+	char secs[16], pfx[48];
 	unsigned int i;
 	int e;
 
@@ -142,16 +142,12 @@ struct traffic *traffic_start(struct storm_bed *bed, const struct storm_opts *o,
 		return NULL;
 	t->o = o;
 	t->bed = bed;
-	snprintf(t->tmp, sizeof(t->tmp), "/tmp/%s.XXXXXX", bed->tb.prefix);
-	if (!mkdtemp(t->tmp)) {
-		snprintf(err, errlen, "mkdtemp %s: %s", t->tmp, strerror(errno));
-		free(t);
-		return NULL;
-	}
-	t->journal = journal_add_path("dir", t->tmp);	/* removed after a SIGKILL too */
+	/* journaled before it is made: removed after a SIGKILL too */
+	snprintf(pfx, sizeof(pfx), "/tmp/%s.", bed->tb.prefix);
+	t->journal = journal_mkdtemp(t->tmp, sizeof(t->tmp), pfx, "dir");
 	if (t->journal < 0) {
-		snprintf(err, errlen, "journal %s: %s", t->tmp, strerror(-t->journal));
-		rm_rf(t->tmp);
+		snprintf(err, errlen, "the storm's directory %sXXXXXX: %s", pfx,
+			 strerror(-t->journal));
 		free(t);
 		return NULL;
 	}

@@ -153,6 +153,24 @@ static void test_fault_off(void **state)
 	assert_int_equal(journal_add("dir", "x", 1), 0);
 }
 
+/* journal_mkdtemp(): a new directory of its own, mode 0700, under the prefix given */
+static void test_mkdtemp(void **state)
+{
+	char pfx[128], a[160], b[160];
+	struct stat st;
+
+	(void)state;
+	snprintf(pfx, sizeof(pfx), "%s/d.", top);
+	assert_int_equal(journal_mkdtemp(a, sizeof(a), pfx, "dir"), 0);	/* no journal */
+	assert_int_equal(journal_mkdtemp(b, sizeof(b), pfx, "dir"), 0);
+	assert_int_equal(strncmp(a, pfx, strlen(pfx)), 0);
+	assert_int_equal(strlen(a), strlen(pfx) + 6);
+	assert_string_not_equal(a, b);
+	assert_int_equal(lstat(a, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0700);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +179,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mkdtemp, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
