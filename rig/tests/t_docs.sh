@@ -78,6 +78,21 @@ check "README's first commands: make matrix, then make test" sh -c \
 check "README: the section on one bridge's filtering making every bridge pay" \
 	grep -q '^## Cost follows the bridge' "$R"
 
+# ---- every interval figure ("+0.09% [+0.01, +0.17]") in the READMEs, the docs and the
+# cover letter's figures is a cell of a committed results table, not typed
+for f in "$R" "$TOPDIR"/patches/README.md "$TOPDIR"/rig/README.md "$TOPDIR"/docs/*.md \
+	"$TOPDIR"/patches/7.2/ondemand/measured; do
+	[ -f "$f" ] || continue
+	miss=$(grep -o '[+-][0-9]*\.[0-9]*% \[[+-][0-9.]*, [+-][0-9.]*\]' "$f" | sort -u |
+		while read -r x; do
+			cat "$TOPDIR"/results/*/matrix.md "$TOPDIR"/results/summary/*.md \
+				"$TOPDIR"/results/*/make-matrix.log 2>/dev/null | grep -qF -- "$x" ||
+				echo "$x"
+		done)
+	check "${f#$TOPDIR/}: every interval figure is a committed results cell${miss:+ (not: $miss)}" \
+		test -z "$miss"
+done
+
 # ---- the glossary defines the terms the table and the README use -------------------
 awk '/^## Glossary/ { g = 1; next } g && /^## / { exit } g' "$R" >"$TMPD/glossary"
 for t in nobrnf vanilla legacy bypass ondemand ondemand-m perbridge idle 'everything off' \
