@@ -13,6 +13,17 @@ check() {
 	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
 }
 
+# same_file "what" BEFORE AFTER [LINES]: ok when the two files are byte-identical; else
+# not ok, with the first LINES (default 10) lines of their diff
+same_file() {
+	if cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff "$2" "$3" | sed 's/^/# /' | head -n "${4:-10}"
+	fi
+}
+
 # wait_for SECONDS cmd args...: poll (not a bare sleep) until cmd succeeds
 wait_for() {
 	_limit=$1

@@ -82,11 +82,7 @@ for kind in claim ns results; do
 	run_rc "$BRNF" cleanup > /dev/null
 	check "killed after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
 	host_state > "$TMPD/state.after"
-	if cmp -s "$TMPD/state.before" "$TMPD/state.after"; then
-		ok "killed after the step $kind, brnf cleanup: byte-identical to before"
-	else
-		not_ok "killed after the step $kind, brnf cleanup: byte-identical to before"
-		diff "$TMPD/state.before" "$TMPD/state.after" | sed 's/^/# /' | head
-	fi
+	same_file "killed after the step $kind, brnf cleanup: byte-identical to before" \
+		"$TMPD/state.before" "$TMPD/state.after"
 	rm -f "$TMPD"/state.*
 done

@@ -394,12 +394,8 @@ check "refused ruleset on the AP: exit 1" test "$rc" -eq 1
 one_line "refused ruleset on the AP: one line naming the AP, the file and its line $((n + 2))" \
 	"$TMPD/err.rf" "ap (ssh root@198.18.2.1): ruleset openwrt (.*/openwrt.nft) does not load on this kernel .*/openwrt.nft:$((n + 2)):.*Operation not supported" \
 	'restoring the settings of'
-if cmp -s "$TMPD/handles.before" "$TMPD/handles.after"; then
-	ok "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)"
-else
-	not_ok "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)"
-	diff "$TMPD/handles.before" "$TMPD/handles.after" | sed 's/^/# /' | head -10
-fi
+same_file "refused ruleset on the AP: it kept its ruleset, the same tables (nft -a: same handles)" \
+	"$TMPD/handles.before" "$TMPD/handles.after"
 check "refused ruleset on the AP: its settings as before" state_same "$TMPD/state.own"
 check "refused ruleset on the AP: no results" sh -c "! ls -d '$TMPD'/rf '$TMPD'/rf.tmp.* 2>/dev/null"
 
@@ -466,12 +462,8 @@ for kind in claim ssh ap change results remote; do
 	check "SIGKILL after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
 	wait_for 10 masters_gone || true
 	kill_state > "$TMPD/kill.after"
-	if cmp -s "$TMPD/kill.before" "$TMPD/kill.after"; then
-		ok "SIGKILL after the step $kind, brnf cleanup: host and AP byte-identical to before"
-	else
-		not_ok "SIGKILL after the step $kind, brnf cleanup: host and AP byte-identical to before"
-		diff "$TMPD/kill.before" "$TMPD/kill.after" | sed 's/^/# /' | head -20
-	fi
+	same_file "SIGKILL after the step $kind, brnf cleanup: host and AP byte-identical to before" \
+		"$TMPD/kill.before" "$TMPD/kill.after" 20
 done
 
 # Killed once every run was measured, during the AP's restore (docker stop's SIGKILL

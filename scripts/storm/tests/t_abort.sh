@@ -78,12 +78,8 @@ for kind in claim ns traffic; do
 	"$BRNF" cleanup > /dev/null 2>"$TMPD/cleanup" || rc=$?
 	check "killed after the step $kind: brnf cleanup exit 0" test "$rc" -eq 0
 	host_state > "$TMPD/after"
-	if cmp -s "$TMPD/before" "$TMPD/after"; then
-		ok "killed after the step $kind, brnf cleanup: byte-identical to before"
-	else
-		not_ok "killed after the step $kind, brnf cleanup: byte-identical to before"
-		diff "$TMPD/before" "$TMPD/after" | sed 's/^/# /' | head -10
-	fi
+	same_file "killed after the step $kind, brnf cleanup: byte-identical to before" \
+		"$TMPD/before" "$TMPD/after"
 done
 
 # a directory named as a storm's that no journal names is never touched, whoever's
