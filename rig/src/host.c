@@ -16,6 +16,9 @@
 
 static char ctl_dir[64];
 
+static int ssh_argv(const struct host *h, const char *const extra[], char *const argv[],
+		    char *ctl, size_t ctllen, char *port, char **cmd, char **out);
+
 static int ctl_journal;		/* the directory's journal entry (journal.h) */
 static bool ssh_reached;
 
@@ -55,7 +58,6 @@ static int journal_arg(FILE *m, const char *w)
 
 int host_journal_sh(const struct host *h, const char *script)
 {
-	const struct rig_role *r = h->role;
 	char *buf = NULL, port[16];
 	size_t len = 0;
 	int err = 0;
@@ -75,22 +77,19 @@ int host_journal_sh(const struct host *h, const char *script)
 		fprintf(m, "host local\nnetns-self %s\n", self);
 		break;
 	}
-	case RIG_SSH:
-		/* ssh as host_run() calls it, without the control socket of this run */
-		fprintf(m, "host ssh\narg ssh\narg -o\narg BatchMode=yes\narg -o\n"
-			"arg ConnectTimeout=10\narg -o\narg ControlMaster=no\narg -o\n"
-			"arg ControlPath=none\narg -T\n");
-		if (r->config[0])
-			err = err ?: journal_arg(m, "-F") ?: journal_arg(m, r->config);
-		if (r->identity[0])
-			err = err ?: journal_arg(m, "-i") ?: journal_arg(m, r->identity);
-		if (r->port) {
-			snprintf(port, sizeof(port), "%u", r->port);
-			err = err ?: journal_arg(m, "-p") ?: journal_arg(m, port);
-		}
-		err = err ?: journal_arg(m, "--") ?: journal_arg(m, r->dest) ?:
-		      journal_arg(m, "sh");
+	case RIG_SSH: {
+		/* ssh as host_run() calls it, without a control master */
+		char *sh[] = { "sh", NULL }, *cmd, *sargv[SSH_MAX_ARGS];
+		unsigned int i;
+
+		fprintf(m, "host ssh\n");
+		err = ssh_argv(h, NULL, sh, NULL, 0, port, &cmd, sargv);
+		for (i = 0; !err && sargv[i]; i++)
+			err = journal_arg(m, sargv[i]);
+		if (!err)
+			free(cmd);
 		break;
+	}
 	}
 	fprintf(m, "what %s\n--\n%s", h->what, script);
 	if (fclose(m))
@@ -156,7 +155,9 @@ static int quote_into(char **buf, size_t *len, size_t *cap, const char *w)
 	return 0;
 }
 
-/* ssh argv for h running argv (*cmd is the malloc'd remote command string). */
+/* ssh argv for h running argv (*cmd is the malloc'd remote command string); with
+ * ctl == NULL no control master, neither this run's nor one of the user's configuration
+ * (a journal's replay, which outlives the run). */
 static int ssh_argv(const struct host *h, const char *const extra[], char *const argv[],
 		    char *ctl, size_t ctllen, char *port, char **cmd, char **out)
 {
@@ -165,19 +166,26 @@ static int ssh_argv(const struct host *h, const char *const extra[], char *const
 	unsigned int n = 0, i;
 	int err;
 
-	err = ctl_dir_make();
-	if (err)
-		return err;
-	snprintf(ctl, ctllen, "ControlPath=%s/%%C", ctl_dir);
 	out[n++] = "ssh";
 	out[n++] = "-o";
 	out[n++] = "BatchMode=yes";
-	out[n++] = "-o";
-	out[n++] = "ControlMaster=auto";
-	out[n++] = "-o";
-	out[n++] = ctl;
-	out[n++] = "-o";
-	out[n++] = "ControlPersist=60";
+	if (ctl) {
+		err = ctl_dir_make();
+		if (err)
+			return err;
+		snprintf(ctl, ctllen, "ControlPath=%s/%%C", ctl_dir);
+		out[n++] = "-o";
+		out[n++] = "ControlMaster=auto";
+		out[n++] = "-o";
+		out[n++] = ctl;
+		out[n++] = "-o";
+		out[n++] = "ControlPersist=60";
+	} else {
+		out[n++] = "-o";
+		out[n++] = "ControlMaster=no";
+		out[n++] = "-o";
+		out[n++] = "ControlPath=none";
+	}
 	out[n++] = "-o";
 	out[n++] = "ConnectTimeout=10";
 	out[n++] = "-o";
