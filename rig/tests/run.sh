@@ -17,9 +17,11 @@ rcf=$(mktemp /tmp/brnf-itest-rc.XXXXXX)
 trap 'rm -f "$out" "$rcf"' EXIT
 for t in $tests; do
 	echo "# $(basename "$t")"
+	t0=$(date +%s)
 	# the script's own status, not tee's
 	{ rc=0; sh "$t" 2>&1 || rc=$?; echo "$rc" > "$rcf"; } | tee -a "$out"
 	rc=$(cat "$rcf")
+	echo "# $(basename "$t") took $(($(date +%s) - t0)) s"
 	if [ "$rc" != 0 ]; then
 		echo "not ok - $(basename "$t") exited with status $rc" | tee -a "$out"
 	fi

@@ -13,9 +13,11 @@ log=$(mktemp /tmp/brnf-storm-test.XXXXXX)
 trap 'rm -f "$log" "$log.rc"' EXIT
 for t in $tests; do
 	echo "# $(basename "$t")"
+	t0=$(date +%s)
 	# the script's own status, not tee's (rig/tests/t_runner.sh proves it)
 	{ rc=0; sh "$t" 2>&1 || rc=$?; echo "$rc" > "$log.rc"; } | tee -a "$log"
 	rc=$(cat "$log.rc")
+	echo "# $(basename "$t") took $(($(date +%s) - t0)) s"
 	[ "$rc" -eq 0 ] || echo "not ok - $(basename "$t") exited with status $rc" | tee -a "$log"
 done
 p=$(grep '^ok - ' "$log" | grep -cv '# SKIP')
