@@ -2,7 +2,10 @@
 /* `brnf profile DIR [--tolerance PCT] [--top N] [--miss-penalty LIST]`: instructions
  * per packet by kernel symbol from the boots' insn-profile.txt and their pps runs
  * (profile.h), into DIR/profile.md and DIR/profile.csv; with cache models in the
- * profiles, their misses per packet into DIR/cache.md and DIR/cache.csv. */
+ * profiles, their misses per packet into DIR/cache.md and DIR/cache.csv. Every row is
+ * compared with its path's baseline, and with another row where DIR/profile.pairs
+ * asks: one "ROW against BASE" per line (the rows' keys, as profile.csv names them;
+ * '#' starts a comment line). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -18,6 +21,9 @@
 #include "util.h"
 
 #define PROF_FILE "insn-profile.txt"
+#define PAIRS_FILE "profile.pairs"
+#define PAIRS_SEP " against "
+#define PAIRS_MAX 64
 #define PROF_MAX_FILE (64u << 20)
 #define MAX_PENALTIES 8
 
@@ -115,6 +121,69 @@ static int write_out(const char *dir, const char *name, const struct prof_result
 	return render_and_say(dir, name, render_profile, &(struct profile_out){ name, res, o });
 }
 
+struct pairs {
+	char *buf;			/* the file, cut into the keys */
+	struct prof_pair p[PAIRS_MAX];
+	size_t line[PAIRS_MAX];		/* each pair's line in the file */
+	size_t n;
+};
+
+/* DIR/profile.pairs into @pp (none when there is no such file); 0, or -1 with the
+ * error said ("FILE:LINE: ...") */
+static int read_pairs(const char *dir, struct pairs *pp)
+{
+	char *name, *line, *next, err[512];
+	size_t len, ln = 0;
+
+	memset(pp, 0, sizeof(*pp));
+	if (asprintf(&name, "%s/" PAIRS_FILE, dir) < 0) {
+		pr_err("out of memory");
+		return -1;
+	}
+	if (access(name, F_OK)) {
+		free(name);
+		return 0;
+	}
+	if (file_read(name, 1u << 20, &pp->buf, &len, err, sizeof(err))) {
+		pr_err("%s", err);
+		free(name);
+		return -1;
+	}
+	for (line = pp->buf; line && *line; line = next) {
+		char *sep, *end;
+
+		ln++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!*line || *line == '#')
+			continue;
+		sep = strstr(line, PAIRS_SEP);
+		end = line + strlen(line);
+		if (!sep || sep == line || sep + strlen(PAIRS_SEP) == end ||
+		    strstr(sep + 1, PAIRS_SEP)) {
+			pr_err("%s:%zu: want 'ROW against BASE' (two row keys of profile.csv)",
+			       name, ln);
+			goto fail;
+		}
+		if (pp->n == PAIRS_MAX) {
+			pr_err("%s:%zu: more than %d pairs", name, ln, PAIRS_MAX);
+			goto fail;
+		}
+		*sep = '\0';
+		pp->p[pp->n].row = line;
+		pp->p[pp->n].base = sep + strlen(PAIRS_SEP);
+		pp->line[pp->n++] = ln;
+	}
+	free(name);
+	return 0;
+fail:
+	free(name);
+	free(pp->buf);
+	pp->buf = NULL;
+	return -1;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	struct profile_cmd o = { .tolerance_pct = 1, .top = 25, .pen = { 13, 50, 100 },
@@ -123,6 +192,7 @@ int cmd_profile(int argc, char **argv)
 	struct prof_file **files = NULL;
 	struct prof_result res = { 0 };
 	struct raw_set s = { 0 };
+	struct pairs pp = { 0 };
 	char **names = NULL, *dir[1], err[1024];
 	size_t p, nfiles = 0;
 	int n, ret = EXIT_ERR;
@@ -135,8 +205,11 @@ int cmd_profile(int argc, char **argv)
 		       "LIST]");
 		return EXIT_USAGE;
 	}
+	if (read_pairs(dir[0], &pp))
+		return EXIT_ERR;
 	if (raw_read_dir(dir[0], &s, err, sizeof(err))) {
 		pr_err("%s", err);
+		free(pp.buf);
 		return EXIT_ERR;
 	}
 	files = calloc(s.nparts ? s.nparts : 1, sizeof(*files));
@@ -178,9 +251,18 @@ int cmd_profile(int argc, char **argv)
 	}
 	po.tolerance = o.tolerance_pct / 100.0;
 	po.part_best = s.run_txt.part_best;
+	po.pairs = pp.p;
+	po.npairs = pp.n;
 	if (prof_attribute(&s, files, (const char *const *)names, &po, &res, err,
 			   sizeof(err))) {
-		pr_err("%s", err);
+		unsigned long q;
+
+		/* a pair's error names its line of the file */
+		if (sscanf(err, "pair %lu:", &q) == 1 && q >= 1 && q <= pp.n)
+			pr_err("%s/" PAIRS_FILE ":%zu: %s", dir[0], pp.line[q - 1],
+			       strchr(err, ':') + 2);
+		else
+			pr_err("%s", err);
 		goto out;
 	}
 	if (write_out(dir[0], "profile.md", &res, &o) ||
@@ -203,5 +285,6 @@ out:
 	free(files);
 	free(names);
 	raw_free(&s);
+	free(pp.buf);
 	return ret;
 }

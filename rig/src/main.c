@@ -52,8 +52,9 @@ static const struct cmd cmds[] = {
 	  NULL },
 	{ "profile", cmd_profile, false, "DIR [--tolerance PCT] [--top N]",
 	  "instructions per packet by kernel symbol (DIR/raw/*/insn-profile.txt, "
-	  "ab-matrix --profile)\n      against the baseline row, into DIR/profile.md and "
-	  "DIR/profile.csv",
+	  "ab-matrix --profile)\n      against the baseline row, and where DIR/profile.pairs "
+	  "has a line 'ROW against BASE'\n      (row keys) that row against the other, into "
+	  "DIR/profile.md and DIR/profile.csv",
 	  profile_opts, NULL },
 	{ "levels", cmd_levels, false, "DIR [--estimator floor|boots]",
 	  "the test-bed levels of DIR's pps cells: floors, what the other runs drew, and\n"

@@ -700,7 +700,12 @@ static int cmp_cell(const void *a, const void *b)
 		return (int)x->dir - (int)y->dir;
 	if (x->row_index != y->row_index)
 		return x->row_index < y->row_index ? -1 : 1;
-	return strcmp(x->key, y->key);
+	if (strcmp(x->key, y->key))
+		return strcmp(x->key, y->key);
+	/* a row against its path's baseline first, then against the rows of pairs */
+	if (x->is_base != y->is_base)
+		return x->is_base ? -1 : 1;
+	return strcmp(x->base_key, y->base_key);
 }
 
 /* fill result cell @pc from built cell @a against the baseline @b (maybe @a itself) */
@@ -753,6 +758,50 @@ static int fill_cell(const struct acell *a, const struct acell *b, char *const *
 	pc->cache_nruns = a->nruns;
 	sort_cell = pc;
 	qsort(pc->s, n, sizeof(*pc->s), cmp_sym);
+	return 0;
+}
+
+/* the pairs of @o: each row against the other in every workload and direction both
+ * have, appended to @res (room for them allocated) */
+static int add_pairs(const struct acell *ac, size_t nac, char *const *names, size_t nn,
+		     const struct prof_opts *o, struct prof_result *res, char *err,
+		     size_t errlen)
+{
+	size_t q, i, j, found;
+	int ret;
+
+	for (q = 0; q < o->npairs; q++) {
+		const struct prof_pair *pr = &o->pairs[q];
+
+		if (!strcmp(pr->row, pr->base)) {
+			seterr(err, errlen, "pair %zu: a row against itself (%s)", q + 1,
+			       pr->row);
+			return -EINVAL;
+		}
+		found = 0;
+		for (j = 0; j < nac; j++) {
+			if (!ac[j].nboots || strcmp(ac[j].key, pr->row))
+				continue;
+			for (i = 0; i < nac; i++)
+				if (ac[i].nboots && ac[i].workload == ac[j].workload &&
+				    ac[i].dir == ac[j].dir && !strcmp(ac[i].key, pr->base))
+					break;
+			if (i == nac)
+				continue;
+			ret = fill_cell(&ac[j], &ac[i], names, nn, &res->c[res->nc]);
+			res->nc++;
+			if (ret) {
+				seterr(err, errlen, "out of memory");
+				return ret;
+			}
+			found++;
+		}
+		if (!found) {
+			seterr(err, errlen, "pair %zu: no workload and direction with profiled "
+			       "runs of both '%s' and '%s'", q + 1, pr->row, pr->base);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -813,7 +862,7 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		if (ret)
 			goto out_nomem;
 	}
-	res->c = calloc(nac, sizeof(*res->c));
+	res->c = calloc(nac * (1 + o->npairs), sizeof(*res->c));
 	if (!res->c)
 		goto out_nomem;
 	for (j = 0; j < nac; j++) {
@@ -833,6 +882,9 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		if (ret)
 			goto out_nomem;
 	}
+	ret = add_pairs(ac, nac, names, nn, o, res, err, errlen);
+	if (ret)
+		goto out;
 	qsort(res->c, res->nc, sizeof(*res->c), cmp_cell);
 	ret = 0;
 	goto out;

@@ -130,16 +130,26 @@ struct prof_result {
 	size_t ncache;
 };
 
+/* one more comparison beside each row's against its path's baseline: the row of key
+ * @row against the row of key @base, in every workload and direction both have */
+struct prof_pair {
+	const char *row;
+	const char *base;
+};
+
 struct prof_opts {
 	double tolerance;		/* a window's allowed deviation from its run's pktgen
 					 * time, a fraction (0.01) */
 	bool part_best;			/* a boot's value: its best run (else the mean) */
+	const struct prof_pair *pairs;	/* @npairs more comparisons (may be NULL) */
+	size_t npairs;
 };
 
 /*
  * Attribute: @files[i] is part i's profile (NULL when the part has none: its runs are
  * left out). 0, or -EINVAL with "FILE: ..." in err (names from @names[i], the files'
- * paths), or -ENOMEM.
+ * paths), or -ENOMEM. A pair of @o whose rows share no workload and direction is
+ * -EINVAL, "pair N: ..." in err (N from 1).
  */
 int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		   const char *const *names, const struct prof_opts *o,

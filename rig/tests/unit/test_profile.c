@@ -282,6 +282,57 @@ static void test_attribute_path(void **state)
 	fixture_free(&fx);
 }
 
+/* A pair compares two rows beside each row's comparison with the baseline: here the
+ * baseline against the row, so every difference is the row's with its sign turned. A
+ * pair naming a row without profiled runs, or a row against itself, is an error
+ * naming the pair. */
+static void test_attribute_pairs(void **state)
+{
+	const struct prof_pair ok_pairs[] = { { "base", "row" } };
+	const struct prof_pair bad_pairs[] = { { "base", "row" }, { "row", "nothing" } };
+	const struct prof_pair self_pair[] = { { "row", "row" } };
+	struct prof_opts o = { .tolerance = 0.01, .part_best = true, .pairs = ok_pairs,
+			       .npairs = 1 };
+	struct prof_result res;
+	struct fixture fx;
+	const struct prof_cell *c;
+	char err[512] = "";
+
+	(void)state;
+	fixture_init(&fx, base_prof, row_prof);
+	if (prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err, sizeof(err)))
+		fail_msg("prof_attribute: %s", err);
+	assert_int_equal(res.nc, 3);
+	/* by row: the baseline's own cell, then the baseline against the row */
+	assert_true(res.c[0].is_base);
+	assert_string_equal(res.c[0].key, "base");
+	c = &res.c[1];
+	assert_false(c->is_base);
+	assert_string_equal(c->key, "base");
+	assert_string_equal(c->base_key, "row");
+	assert_true(c->measured == 100.0);
+	assert_true(c->base_measured == 105.0);
+	assert_true(sym(c, "br_nf_pre_routing")->diff == -5.0);
+	assert_string_equal(res.c[2].key, "row");
+	assert_string_equal(res.c[2].base_key, "base");
+	prof_result_free(&res);
+
+	o.pairs = bad_pairs;
+	o.npairs = 2;
+	assert_int_equal(prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err,
+					 sizeof(err)), -EINVAL);
+	if (!strstr(err, "pair 2: no workload and direction with profiled runs of both "
+		    "'row' and 'nothing'"))
+		fail_msg("unexpected error: %s", err);
+	o.pairs = self_pair;
+	o.npairs = 1;
+	assert_int_equal(prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err,
+					 sizeof(err)), -EINVAL);
+	if (!strstr(err, "pair 1: a row against itself (row)"))
+		fail_msg("unexpected error: %s", err);
+	fixture_free(&fx);
+}
+
 static void test_attribute_errors(void **state)
 {
 	struct prof_opts o = { .tolerance = 0.01, .part_best = true };
@@ -468,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_attribute_best),
 		cmocka_unit_test(test_attribute_mean),
 		cmocka_unit_test(test_attribute_path),
+		cmocka_unit_test(test_attribute_pairs),
 		cmocka_unit_test(test_attribute_errors),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_cache),
