@@ -231,6 +231,12 @@ check "seed-compare: a statement the rig does not bear out says no" grep -q \
 	"$TMPD/sc"
 check "seed-compare: tcp-bytes, the seed's own unit" sh -c \
 	"sh '$S/seed-compare' '$R3' '$R3' >'$TMPD/sc2' && grep -q '^| brfilter-global · global 1 · no iface | upload | -39.6% | ' '$TMPD/sc2'"
+check "seed-compare: a run rendered with the boots' estimator has 95% intervals" \
+	grep -q '^95% interval in brackets' "$TMPD/sc"
+# one rendered with the floor estimator: its brackets are the floor's bound, said so
+RF=$TOPDIR/results/2026-12-05-6.12-icount-2
+check "seed-compare: the floor estimator's run is named as a resolution bound" sh -c \
+	"sh '$S/seed-compare' --workload pps64 '$R3' '$RF' | grep -q '^In brackets the run.s interval: for 2026-12-05-6.12-icount-2 the floor.s change ± one level, a resolution\$'"
 sh "$S/seed-compare" --workload pps64 "$D" >/dev/null 2>"$TMPD/err" && rc=0 || rc=$?
 check "seed-compare: a matrix without the seed's rows, exit status 2 (got $rc)" test "$rc" -eq 2
 check "and one line naming the file and the row" sh -c "test \$(wc -l <'$TMPD/err') -eq 1 &&
