@@ -38,7 +38,8 @@ openwrt:
 ##   (FROM= works too; else git config user.name/email, and a placeholder is refused),
 ##   checked: checkpatch, git am, each prefix builds =y/=m (scripts/upstream-export).
 ##   On 7.2 by default; the 6.12 and 6.1 backports only with UPSTREAM_TREE=git tree.
-##   UPSTREAM_OUT=dir, UPSTREAM_OPTS=--no-build
+##   UPSTREAM_OUT=dir, UPSTREAM_OPTS=--no-build, RIG_URL=the public address of the
+##   rig and raw data the cover letter cites
 upstream:
 	@sh $(TOP)/scripts/upstream-export --series $(if $(filter command line environment,$(origin SERIES)),$(SERIES),7.2) \
 		$(if $(or $(SIGNOFF),$(FROM)),--signoff '$(or $(SIGNOFF),$(FROM))') \
