@@ -57,12 +57,16 @@ refuses "data and undefined symbols do not count"
 printf '\n' >"$S"
 refuses "an empty list (a kernel without NET_PKTGEN)"
 
-# the kernels in the machine's cache, where there are any: every one has markers
+# the kernels in the machine's cache, where there are any: every one has markers (one
+# check, whatever the cache holds, so that the suite's count does not depend on it)
+n=0
+bad=
 for f in "${BRNF_CACHE:-$HOME/.cache/brnf}"/kernel/*/*/System.map; do
 	[ -r "$f" ] || continue
 	grep -q ' pgctrl_write$' "$f" || continue
-	v=${f%/System.map}
-	check "$(basename "$(dirname "$v")")/$(basename "$v"): markers found" \
-		sh -c 'sh "$1" "$2" >/dev/null' - "$M" "$f"
+	n=$((n + 1))
+	sh "$M" "$f" >/dev/null || bad="$bad ${f%/System.map}"
 done
+check "every kernel with pktgen in the machine's cache has markers ($n kernels)" test -z "$bad"
+[ -z "$bad" ] || echo "# without markers:$bad"
 exit "$FAILED"
