@@ -123,10 +123,19 @@ static int write_out(const char *dir, const char *name, const struct prof_result
 
 struct pairs {
 	char *buf;			/* the file, cut into the keys */
-	struct prof_pair p[PAIRS_MAX];
-	size_t line[PAIRS_MAX];		/* each pair's line in the file */
+	struct prof_pair p[PAIRS_MAX];	/* where: "FILE:LINE", allocated */
 	size_t n;
 };
+
+static void pairs_free(struct pairs *pp)
+{
+	size_t q;
+
+	for (q = 0; q < pp->n; q++)
+		free((char *)pp->p[q].where);
+	free(pp->buf);
+	memset(pp, 0, sizeof(*pp));
+}
 
 /* DIR/profile.pairs into @pp (none when there is no such file); 0, or -1 with the
  * error said ("FILE:LINE: ...") */
@@ -173,14 +182,17 @@ static int read_pairs(const char *dir, struct pairs *pp)
 		*sep = '\0';
 		pp->p[pp->n].row = line;
 		pp->p[pp->n].base = sep + strlen(PAIRS_SEP);
-		pp->line[pp->n++] = ln;
+		if (asprintf((char **)&pp->p[pp->n].where, "%s:%zu", name, ln) < 0) {
+			pr_err("out of memory");
+			goto fail;
+		}
+		pp->n++;
 	}
 	free(name);
 	return 0;
 fail:
 	free(name);
-	free(pp->buf);
-	pp->buf = NULL;
+	pairs_free(pp);
 	return -1;
 }
 
@@ -209,7 +221,7 @@ int cmd_profile(int argc, char **argv)
 		return EXIT_ERR;
 	if (raw_read_dir(dir[0], &s, err, sizeof(err))) {
 		pr_err("%s", err);
-		free(pp.buf);
+		pairs_free(&pp);
 		return EXIT_ERR;
 	}
 	files = calloc(s.nparts ? s.nparts : 1, sizeof(*files));
@@ -255,14 +267,7 @@ int cmd_profile(int argc, char **argv)
 	po.npairs = pp.n;
 	if (prof_attribute(&s, files, (const char *const *)names, &po, &res, err,
 			   sizeof(err))) {
-		unsigned long q;
-
-		/* a pair's error names its line of the file */
-		if (sscanf(err, "pair %lu:", &q) == 1 && q >= 1 && q <= pp.n)
-			pr_err("%s/" PAIRS_FILE ":%zu: %s", dir[0], pp.line[q - 1],
-			       strchr(err, ':') + 2);
-		else
-			pr_err("%s", err);
+		pr_err("%s", err);
 		goto out;
 	}
 	if (write_out(dir[0], "profile.md", &res, &o) ||
@@ -285,6 +290,6 @@ out:
 	free(files);
 	free(names);
 	raw_free(&s);
-	free(pp.buf);
+	pairs_free(&pp);
 	return ret;
 }

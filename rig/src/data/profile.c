@@ -772,10 +772,13 @@ static int add_pairs(const struct acell *ac, size_t nac, char *const *names, siz
 
 	for (q = 0; q < o->npairs; q++) {
 		const struct prof_pair *pr = &o->pairs[q];
+		char where[32];
 
+		if (!pr->where)
+			snprintf(where, sizeof(where), "pair %zu", q + 1);
 		if (!strcmp(pr->row, pr->base)) {
-			seterr(err, errlen, "pair %zu: a row against itself (%s)", q + 1,
-			       pr->row);
+			seterr(err, errlen, "%s: a row against itself (%s)",
+			       pr->where ? pr->where : where, pr->row);
 			return -EINVAL;
 		}
 		found = 0;
@@ -797,8 +800,9 @@ static int add_pairs(const struct acell *ac, size_t nac, char *const *names, siz
 			found++;
 		}
 		if (!found) {
-			seterr(err, errlen, "pair %zu: no workload and direction with profiled "
-			       "runs of both '%s' and '%s'", q + 1, pr->row, pr->base);
+			seterr(err, errlen, "%s: no workload and direction with profiled "
+			       "runs of both '%s' and '%s'", pr->where ? pr->where : where,
+			       pr->row, pr->base);
 			return -EINVAL;
 		}
 	}

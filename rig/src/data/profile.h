@@ -135,6 +135,8 @@ struct prof_result {
 struct prof_pair {
 	const char *row;
 	const char *base;
+	const char *where;		/* what an error about it starts with ("FILE:LINE"),
+					 * or NULL: "pair N" */
 };
 
 struct prof_opts {
@@ -149,7 +151,7 @@ struct prof_opts {
  * Attribute: @files[i] is part i's profile (NULL when the part has none: its runs are
  * left out). 0, or -EINVAL with "FILE: ..." in err (names from @names[i], the files'
  * paths), or -ENOMEM. A pair of @o whose rows share no workload and direction is
- * -EINVAL, "pair N: ..." in err (N from 1).
+ * -EINVAL, "WHERE: ..." in err (the pair's where, else "pair N", N from 1).
  */
 int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		   const char *const *names, const struct prof_opts *o,

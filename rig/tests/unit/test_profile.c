@@ -288,9 +288,11 @@ static void test_attribute_path(void **state)
  * naming the pair. */
 static void test_attribute_pairs(void **state)
 {
-	const struct prof_pair ok_pairs[] = { { "base", "row" } };
-	const struct prof_pair bad_pairs[] = { { "base", "row" }, { "row", "nothing" } };
-	const struct prof_pair self_pair[] = { { "row", "row" } };
+	const struct prof_pair ok_pairs[] = { { "base", "row", NULL } };
+	const struct prof_pair bad_pairs[] = { { "base", "row", NULL },
+					       { "row", "nothing", NULL } };
+	const struct prof_pair self_pair[] = { { "row", "row", NULL } };
+	const struct prof_pair named_pair[] = { { "row", "nothing", "p.pairs:3" } };
 	struct prof_opts o = { .tolerance = 0.01, .part_best = true, .pairs = ok_pairs,
 			       .npairs = 1 };
 	struct prof_result res;
@@ -329,6 +331,13 @@ static void test_attribute_pairs(void **state)
 	assert_int_equal(prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err,
 					 sizeof(err)), -EINVAL);
 	if (!strstr(err, "pair 1: a row against itself (row)"))
+		fail_msg("unexpected error: %s", err);
+	/* a pair that says where it came from is named so */
+	o.pairs = named_pair;
+	assert_int_equal(prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err,
+					 sizeof(err)), -EINVAL);
+	if (!strstr(err, "p.pairs:3: no workload and direction with profiled runs of both "
+		    "'row' and 'nothing'"))
 		fail_msg("unexpected error: %s", err);
 	fixture_free(&fx);
 }
