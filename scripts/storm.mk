@@ -58,11 +58,11 @@ storm-short: storm-bin guest-deps
 	@sh $(TOP)/scripts/storm/storm-all --build --short --series $(STORM_SERIES) \
 		$(STORM_SHORT_VARIANT) vanilla
 
-### storm-test
+### storm-test [STORM_TESTS=host|qemu]
 ###   tests of the storm and of qemu-run's panic/hang detection; ends with
-###   "N passed, N failed"
+###   "N passed, N failed"; STORM_TESTS: only those in namespaces or only those in QEMU
 storm-test: storm-bin $(BUILD)/bin/brnf
-	@sh $(TOP)/scripts/storm/tests/run.sh
+	@sh $(TOP)/scripts/storm/tests/run.sh $(if $(STORM_TESTS),--only $(STORM_TESTS))
 
 # libFuzzer over the storm's readers of kernel and tool output (kmsg records,
 # nft list hooks, ping's summary, rtnetlink link dumps read as brnf-storm reads them,

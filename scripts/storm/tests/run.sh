@@ -4,11 +4,30 @@
 # As rig/tests/run.sh: an "ok ... # SKIP" is no pass but one skipped, said on a line
 # of its own; here a skipped check fails the suite (a storm check that did not run
 # proves nothing), and so does a run without a single check.
-# usage: scripts/storm/tests/run.sh [TEST...]
+# --only host|qemu: the scripts that boot QEMU guests (a line "# needs: qemu" in their
+# header), which touch nothing of the host's, or the others, which run the storm in
+# namespaces on the running kernel (scripts/test-all runs the two in different lanes)
+# usage: scripts/storm/tests/run.sh [--only host|qemu] [TEST...]
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "storm-test: must run as root (namespaces, QEMU)" >&2; exit 1; }
+only=
+if [ "${1:-}" = --only ]; then
+	case ${2:-} in
+	host|qemu) only=$2 ;;
+	*) echo "storm-test: --only host or qemu, not '${2:-}'" >&2; exit 2 ;;
+	esac
+	shift 2
+fi
 tests=${*:-$(ls "$dir"/t_*.sh)}
+if [ -n "$only" ]; then
+	sel=
+	for t in $tests; do
+		if grep -q '^# needs: qemu$' "$t"; then k=qemu; else k=host; fi
+		[ "$k" != "$only" ] || sel="$sel $t"
+	done
+	tests=$sel
+fi
 log=$(mktemp /tmp/brnf-storm-test.XXXXXX)
 trap 'rm -f "$log" "$log.rc"' EXIT
 for t in $tests; do

@@ -5,6 +5,7 @@
 # hook check is not vacuous (vanilla judged as "ondemand" fails it); storm-all keeps going
 # past a failed variant and keeps the others' results. Needs a built 6.12 kernel
 # (ondemand or vanilla); without one each check says so and fails.
+# needs: qemu
 set -eu
 . "$(dirname "$0")/lib.sh"
 
