@@ -37,9 +37,12 @@ RIG_MAN ?= $(BUILD)/man/man1/brnf.1
 ###   (man -l build/man/man1/brnf.1)
 rig: $(BUILD)/bin/brnf $(RIG_MAN)
 
+# linked beside it and renamed over it: a test running the controller meanwhile (make
+# test's lanes run side by side, and a commit rebuilds version.o) never finds it half
+# written
 $(BUILD)/bin/brnf: $(RIG_OBJS) $(RIG_DATA_LIB)
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
+	$(RIG_CC) $(RIG_CFLAGS) -o $@.$$$$.tmp $^ $(RIG_LIBS) && mv -f $@.$$$$.tmp $@
 
 $(BUILD)/man/man1/brnf.1: $(BUILD)/bin/brnf
 	@mkdir -p $(dir $@)

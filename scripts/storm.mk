@@ -20,9 +20,10 @@ STORM_OPTS ?=
 ###   build/bin/brnf-storm
 storm-bin: $(BUILD)/bin/brnf-storm
 
+# (renamed over the old one, as the controller is: rig/rig.mk)
 $(BUILD)/bin/brnf-storm: $(STORM_OBJS) $(STORM_RIG_OBJS)
 	@mkdir -p $(dir $@)
-	$(RIG_CC) $(RIG_CFLAGS) -o $@ $^ $(RIG_LIBS)
+	$(RIG_CC) $(RIG_CFLAGS) -o $@.$$$$.tmp $^ $(RIG_LIBS) && mv -f $@.$$$$.tmp $@
 
 $(STORM_OBJDIR)/%.o: $(STORM_DIR)/%.c
 	@mkdir -p $(dir $@)

@@ -217,8 +217,12 @@ check "boot-levels: not a results directory is an error" \
 	sh -c "! sh '$S/boot-levels' '$TMPD/nothing' 2>'$TMPD/err' && grep -q 'nothing: no raw/' '$TMPD/err'"
 
 # seed-compare: the seed's table beside a published matrix with the seed's rows (the
-# committed 6.12 x86_64 one); a matrix without them is an error naming the row
-R3=$TOPDIR/results/2026-12-01-6.12-icount-3
+# committed 6.12 x86_64 one, rendered here as it was first published, with the boots'
+# estimator); a matrix without them is an error naming the row
+R3=$TMPD/2026-12-01-6.12-icount-3
+cp -r "$TOPDIR/results/2026-12-01-6.12-icount-3" "$R3"
+check "the seed's matrix rendered again with the boots' estimator" sh -c \
+	"'$BRNF' render '$R3' --estimator boots >/dev/null"
 check "seed-compare --workload pps64 on $R3" sh -c \
 	"sh '$S/seed-compare' --workload pps64 '$R3' >'$TMPD/sc'"
 check "seed-compare: the seed's cost change beside the rig's, with its interval" grep -q \
