@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errbuf.h"
+#include "floor.h"
 #include "profile.h"
 #include "stats.h"
 
@@ -562,6 +563,8 @@ struct acell {
 	double *pv;			/* per boot: measured value */
 	double *pp;			/* per boot: profiled instructions per packet */
 	size_t nboots;
+	struct floor_cell fl;		/* over every matched run's busy time */
+	bool has_floor;			/* every matched run had one */
 	double cache[PROF_MAX_CACHES][PROF_NCOUNTS];	/* mean over boots, per packet */
 	double cmin[PROF_MAX_CACHES][PROF_NCOUNTS];	/* over every run, per packet */
 	double cmax[PROF_MAX_CACHES][PROF_NCOUNTS];
@@ -584,15 +587,29 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 		      struct acell *c)
 {
 	size_t i, j, k, p, nparts = s->nparts;
-	double *bootvec, bootcache[PROF_MAX_CACHES][PROF_NCOUNTS];
+	double *bootvec, *busy, bootcache[PROF_MAX_CACHES][PROF_NCOUNTS];
+	size_t nbusy = 0;
 	int ret = -ENOMEM;
 
 	c->vec = calloc(nn ? nn : 1, sizeof(*c->vec));
 	c->pv = calloc(nparts ? nparts : 1, sizeof(*c->pv));
 	c->pp = calloc(nparts ? nparts : 1, sizeof(*c->pp));
 	bootvec = calloc(nn ? nn : 1, sizeof(*bootvec));
-	if (!c->vec || !c->pv || !c->pp || !bootvec)
+	busy = calloc(nm ? nm : 1, sizeof(*busy));
+	if (!c->vec || !c->pv || !c->pp || !bootvec || !busy)
 		goto out;
+	/* the floor over every matched run of the cell, when each has its busy time */
+	c->has_floor = true;
+	for (i = 0; i < nm && c->has_floor; i++) {
+		const struct raw_run *r = &s->runs[m[i].run];
+
+		if (r->workload != c->workload || r->dir != c->dir || strcmp(r->key, c->key) ||
+		    !usable(r))
+			continue;
+		c->has_floor = floor_busy_values(s, &m[i].run, 1, &busy[nbusy]);
+		nbusy++;
+	}
+	c->has_floor = c->has_floor && !floor_cell(busy, nbusy, &c->fl);
 	for (p = 0; p < nparts; p++) {
 		size_t nruns = 0, best = (size_t)-1;
 		double bestv = INFINITY, sumv = 0;
@@ -664,6 +681,7 @@ static int build_cell(const struct raw_set *s, const struct match *m, size_t nm,
 	ret = 0;
 out:
 	free(bootvec);
+	free(busy);
 	return ret;
 }
 
@@ -710,10 +728,8 @@ static int cmp_cell(const void *a, const void *b)
 
 /* fill result cell @pc from built cell @a against the baseline @b (maybe @a itself) */
 static int fill_cell(const struct acell *a, const struct acell *b, char *const *names,
-		     size_t nn, struct prof_cell *pc)
+		     size_t nn, double bound, struct prof_cell *pc)
 {
-	struct stats_cell sr, sb;
-	struct stats_change ch;
 	size_t k, n = 0;
 
 	memset(pc, 0, sizeof(*pc));
@@ -729,13 +745,9 @@ static int fill_cell(const struct acell *a, const struct acell *b, char *const *
 	pc->base_measured = mean_of(b->pv, b->nboots);
 	pc->profiled = mean_of(a->pp, a->nboots);
 	pc->base_profiled = mean_of(b->pp, b->nboots);
-	pc->change_low = pc->change_high = NAN;
-	if (!pc->is_base && a->nboots > 1 && b->nboots > 1 &&
-	    !stats_compute(a->pv, a->nboots, &sr) && !stats_compute(b->pv, b->nboots, &sb) &&
-	    !stats_change(&sr, &sb, &ch) && ch.has_interval) {
-		pc->change_low = ch.low / 100.0 * sb.mean;
-		pc->change_high = ch.high / 100.0 * sb.mean;
-	}
+	pc->floor = a->has_floor ? a->fl.floor : NAN;
+	pc->base_floor = b->has_floor ? b->fl.floor : NAN;
+	pc->bound = bound;
 	pc->s = calloc(nn ? nn : 1, sizeof(*pc->s));
 	if (!pc->s)
 		return -ENOMEM;
@@ -761,11 +773,33 @@ static int fill_cell(const struct acell *a, const struct acell *b, char *const *
 	return 0;
 }
 
+/* S + w (floor.h) over the cells with a floor, in @bound; NAN when none is, or no run
+ * of any is raised. 0 or -ENOMEM. */
+static int cells_bound(const struct acell *ac, size_t nac, double *bound)
+{
+	struct floor_cell *fc = calloc(nac ? nac : 1, sizeof(*fc));
+	struct floor_bound fb;
+	size_t j, n = 0;
+	int ret;
+
+	if (!fc)
+		return -ENOMEM;
+	for (j = 0; j < nac; j++)
+		if (ac[j].nboots && ac[j].has_floor)
+			fc[n++] = ac[j].fl;
+	*bound = NAN;
+	ret = n ? floor_bound_compute(fc, n, &fb) : 0;
+	if (!ret && n && !isnan(fb.S))
+		*bound = fb.S + fb.w;
+	free(fc);
+	return ret;
+}
+
 /* the pairs of @o: each row against the other in every workload and direction both
  * have, appended to @res (room for them allocated) */
 static int add_pairs(const struct acell *ac, size_t nac, char *const *names, size_t nn,
-		     const struct prof_opts *o, struct prof_result *res, char *err,
-		     size_t errlen)
+		     double bound, const struct prof_opts *o, struct prof_result *res,
+		     char *err, size_t errlen)
 {
 	size_t q, i, j, found;
 	int ret;
@@ -791,7 +825,7 @@ static int add_pairs(const struct acell *ac, size_t nac, char *const *names, siz
 					break;
 			if (i == nac)
 				continue;
-			ret = fill_cell(&ac[j], &ac[i], names, nn, &res->c[res->nc]);
+			ret = fill_cell(&ac[j], &ac[i], names, nn, bound, &res->c[res->nc]);
 			res->nc++;
 			if (ret) {
 				seterr(err, errlen, "out of memory");
@@ -817,6 +851,7 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 	struct acell *ac = NULL;
 	size_t nm = 0, mcap = 0, nn = 0, nac = 0, i, j, p;
 	char **names = NULL;
+	double bound = NAN;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -866,6 +901,9 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 		if (ret)
 			goto out_nomem;
 	}
+	ret = cells_bound(ac, nac, &bound);
+	if (ret)
+		goto out_nomem;
 	res->c = calloc(nac * (1 + o->npairs), sizeof(*res->c));
 	if (!res->c)
 		goto out_nomem;
@@ -881,12 +919,12 @@ int prof_attribute(const struct raw_set *s, struct prof_file *const *files,
 			    ac[i].path == ac[j].path &&
 			    ac[i].nboots && (!b || ac[i].row_index < b->row_index))
 				b = &ac[i];
-		ret = fill_cell(&ac[j], b, names, nn, &res->c[res->nc]);
+		ret = fill_cell(&ac[j], b, names, nn, bound, &res->c[res->nc]);
 		res->nc++;
 		if (ret)
 			goto out_nomem;
 	}
-	ret = add_pairs(ac, nac, names, nn, o, res, err, errlen);
+	ret = add_pairs(ac, nac, names, nn, bound, o, res, err, errlen);
 	if (ret)
 		goto out;
 	qsort(res->c, res->nc, sizeof(*res->c), cmp_cell);
@@ -950,7 +988,14 @@ void prof_write_md(FILE *f, const struct prof_result *res, size_t top)
 	fprintf(f, "A boot contributes its best run (part_value) or the mean of its runs, "
 		"as the matrix does; a cell is the mean over its boots. \"measured\" is "
 		"pktgen's ns/packet of the same runs, \"profiled\" the sum of every symbol's "
-		"instructions per packet.\n");
+		"instructions per packet. \"busy floor\" is the floor estimator's, as in "
+		"matrix.md (docs/methodology.md, \"The headline estimator\"): a cell's lowest "
+		"pktgen busy time per packet over every matched run, its change ± (S + w) ");
+	if (isnan(res->nc ? res->c[0].bound : NAN))
+		fprintf(f, "unknown here (no run raised, or a run without its busy time).\n");
+	else
+		fprintf(f, "with S + w = %.2f ns/packet over these cells, a resolution bound, "
+			"not a 95%% confidence interval.\n", res->c[0].bound);
 	for (i = 0; i < res->nc; i++) {
 		const struct prof_cell *c = &res->c[i];
 		double rest_r = 0, rest_b = 0, rest_d = 0;
@@ -973,6 +1018,8 @@ void prof_write_md(FILE *f, const struct prof_result *res, size_t top)
 				fprintf(f, "| %zu other symbols | %.2f |\n", c->ns - top, rest_r);
 			fprintf(f, "| **all symbols (profiled)** | **%.2f** |\n", c->profiled);
 			fprintf(f, "| pktgen ns/packet (measured) | %.2f |\n", c->measured);
+			if (!isnan(c->floor))
+				fprintf(f, "| pktgen busy floor ns/packet | %.2f |\n", c->floor);
 			continue;
 		}
 		fprintf(f, " against ");
@@ -996,12 +1043,17 @@ void prof_write_md(FILE *f, const struct prof_result *res, size_t top)
 				rest_r, rest_b, rest_d);
 		fprintf(f, "| **all symbols (profiled)** | **%.2f** | **%.2f** | **%+.2f** |\n",
 			c->profiled, c->base_profiled, c->profiled - c->base_profiled);
-		fprintf(f, "| pktgen ns/packet (measured) | %.2f | %.2f | %+.2f", c->measured,
-			c->base_measured, c->measured - c->base_measured);
-		if (isnan(c->change_low))
-			fprintf(f, " (no interval: fewer than 2 boots) |\n");
+		fprintf(f, "| pktgen ns/packet (measured) | %.2f | %.2f | %+.2f |\n",
+			c->measured, c->base_measured, c->measured - c->base_measured);
+		if (isnan(c->floor) || isnan(c->base_floor))
+			continue;
+		fprintf(f, "| pktgen busy floor ns/packet | %.2f | %.2f | %+.2f", c->floor,
+			c->base_floor, c->floor - c->base_floor);
+		if (isnan(c->bound))
+			fprintf(f, " (no bound: S unknown) |\n");
 		else
-			fprintf(f, " [%+.2f, %+.2f] |\n", c->change_low, c->change_high);
+			fprintf(f, " [%+.2f, %+.2f] |\n", c->floor - c->base_floor - c->bound,
+				c->floor - c->base_floor + c->bound);
 	}
 }
 

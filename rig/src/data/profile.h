@@ -103,9 +103,11 @@ struct prof_cell {
 	/* means over boots, per packet: pktgen's ns (the measured value) and the profile's
 	 * instructions (the sum of its symbols) */
 	double measured, base_measured, profiled, base_profiled;
-	/* 95% Welch interval of the measured change (ns per packet); NAN when a side has
-	 * fewer than 2 boots */
-	double change_low, change_high;
+	/* the floor estimator of the measured change (floor.h): each side's floor, its
+	 * lowest pktgen busy time per packet over every matched run, and the bound S + w
+	 * over the result's cells (ns per packet); NAN when a side's runs lack the busy
+	 * time or no run of any cell is raised */
+	double floor, base_floor, bound;
 	struct prof_sym *s;		/* every symbol of either side, by |diff| (row's
 					 * value for the baseline), then name */
 	size_t ns;

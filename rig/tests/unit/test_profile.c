@@ -231,7 +231,8 @@ static void test_attribute_best(void **state)
 		sum += c->s[k].diff;
 	assert_true(fabs(sum - (c->measured - c->base_measured)) < 1e-9);
 	assert_true(fabs(c->profiled - 105.0) < 1e-9);
-	assert_true(isnan(c->change_low));	/* one boot each: no interval */
+	/* no run has pktgen's busy time: no floor, no bound */
+	assert_true(isnan(c->floor) && isnan(c->base_floor) && isnan(c->bound));
 	assert_true(res.max_mark_dev == 0);
 	prof_result_free(&res);
 	fixture_free(&fx);
@@ -409,8 +410,62 @@ static void test_write(void **state)
 	assert_non_null(strstr(buf, "| br\\_nf\\_pre\\_routing | 5.00 | 0.00 | +5.00 |\n"
 			       "| 2 other symbols | 100.00 | 100.00 | +0.00 |\n"));
 	assert_non_null(strstr(buf, "| pktgen ns/packet (measured) | 105.00 | 100.00 | "
-			       "+5.00 (no interval"));
+			       "+5.00 |\n"));
+	assert_null(strstr(buf, "busy floor ns/packet |"));
 	free(buf);
+	prof_result_free(&res);
+	fixture_free(&fx);
+}
+
+/*
+ * The measured change by the floor estimator: busy times 95 and 104 ns/packet in the
+ * baseline, 118 and 100 in the row (the tcp run has none and is no pps run). Floors
+ * 95 and 100; first levels 9 and 18, S their median 13.5; w 0 (no run below a level).
+ */
+static void test_attribute_floor(void **state)
+{
+	struct prof_opts o = { .tolerance = 0.01, .part_best = true };
+	struct prof_result res;
+	struct fixture fx;
+	const struct prof_cell *c;
+	char err[512] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fixture_init(&fx, base_prof, row_prof);
+	fx.runs[0].pktgen.busy_us = 95;
+	fx.runs[1].pktgen.busy_us = 104;
+	fx.runs[2].pktgen.busy_us = 118;
+	fx.runs[4].pktgen.busy_us = 100;
+	if (prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err, sizeof(err)))
+		fail_msg("prof_attribute: %s", err);
+	c = &res.c[1];
+	assert_string_equal(c->key, "row");
+	assert_true(c->floor == 100.0);
+	assert_true(c->base_floor == 95.0);
+	assert_true(c->bound == 13.5);
+	assert_true(res.c[0].bound == 13.5);
+	f = open_memstream(&buf, &len);
+	prof_write_md(f, &res, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "| pktgen ns/packet (measured) | 105.00 | 100.00 | "
+			       "+5.00 |\n| pktgen busy floor ns/packet | 100.00 | 95.00 | "
+			       "+5.00 [-8.50, +18.50] |\n"));
+	assert_non_null(strstr(buf, "| pktgen busy floor ns/packet | 95.00 |\n"));
+	assert_non_null(strstr(buf, "with S + w = 13.50 ns/packet over these cells"));
+	free(buf);
+	prof_result_free(&res);
+	fixture_free(&fx);
+	/* one run of the row without its busy time: that cell has no floor */
+	fixture_init(&fx, base_prof, row_prof);
+	fx.runs[0].pktgen.busy_us = 95;
+	fx.runs[1].pktgen.busy_us = 104;
+	fx.runs[4].pktgen.busy_us = 100;
+	if (prof_attribute(&fx.s, fx.files, fx.names, &o, &res, err, sizeof(err)))
+		fail_msg("prof_attribute: %s", err);
+	assert_true(isnan(res.c[1].floor));
+	assert_true(res.c[1].base_floor == 95.0);
 	prof_result_free(&res);
 	fixture_free(&fx);
 }
@@ -529,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_attribute_mean),
 		cmocka_unit_test(test_attribute_path),
 		cmocka_unit_test(test_attribute_pairs),
+		cmocka_unit_test(test_attribute_floor),
 		cmocka_unit_test(test_attribute_errors),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_cache),
