@@ -37,8 +37,8 @@ RIG_MAN ?= $(BUILD)/man/man1/brnf.1
 ###   (man -l build/man/man1/brnf.1)
 rig: $(BUILD)/bin/brnf $(RIG_MAN)
 
-# linked beside it and renamed over it: a test running the controller meanwhile (make
-# test's lanes run side by side, and a commit rebuilds version.o) never finds it half
+# linked beside it and renamed over it (as the library, the manual page and
+# rulesets.inc are): a test running the controller meanwhile never finds it half
 # written
 $(BUILD)/bin/brnf: $(RIG_OBJS) $(RIG_DATA_LIB)
 	@mkdir -p $(dir $@)
@@ -46,15 +46,19 @@ $(BUILD)/bin/brnf: $(RIG_OBJS) $(RIG_DATA_LIB)
 
 $(BUILD)/man/man1/brnf.1: $(BUILD)/bin/brnf
 	@mkdir -p $(dir $@)
-	$< --man > $@.tmp && mv $@.tmp $@
+	$< --man > $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 
 # The version is baked into version.o only; rebuild it when HEAD moves. Not through
 # RIG_CFLAGS, which rig-itest-san sets on the command line (a relative data directory
 # would send brnf looking for rig/ wherever it runs).
 $(RIG_OBJDIR)/version.o: RIG_OBJ_FLAGS = -DBRNF_VERSION='"$(RIG_VERSION)"' \
 	-DBRNF_DATADIR='"$(RIG_DIR)"'
+# RIG_PINNED=1 (scripts/test-all, whose lanes run make side by side once the
+# controller is built): a commit during the run rebuilds nothing.
 RIG_GIT_DIR := $(shell git -C $(TOP) rev-parse --absolute-git-dir 2>/dev/null)
+ifneq ($(RIG_PINNED),1)
 $(RIG_OBJDIR)/version.o: $(wildcard $(RIG_GIT_DIR)/HEAD $(RIG_GIT_DIR)/index)
+endif
 
 # Objects of another source tree (one BUILD used from two checkouts) have .d files
 # naming that tree's headers, so a header changed here would not rebuild them: a stamp
@@ -81,8 +85,7 @@ $(1)/data/%.o: $(RIG_DATA_DIR)/%.c $(RIG_SRC_STAMP)
 	$(2) -MMD -MP -I$(RIG_OBJDIR) -c -o $$@ $$<
 $(1)/data/matrix.o: $(RIG_RULESETS_INC)
 $(1)/libbrnfdata.a: $(patsubst $(RIG_DATA_DIR)/%.c,$(1)/data/%.o,$(RIG_DATA_SRCS))
-	@rm -f $$@
-	$$(RIG_AR) rcs $$@ $$^
+	$$(RIG_AR) rcs $$@.$$$$$$$$.tmp $$^ && mv -f $$@.$$$$$$$$.tmp $$@
 -include $(patsubst $(RIG_DATA_DIR)/%.c,$(1)/data/%.d,$(RIG_DATA_SRCS))
 endef
 
@@ -93,7 +96,7 @@ RIG_RULESETS_INC := $(RIG_OBJDIR)/rulesets.inc
 $(RIG_RULESETS_INC): $(wildcard $(RIG_DIR)/rulesets/*.nft) $(RIG_DIR)/rulesets \
 		$(TOP)/scripts/ruleset-facts
 	@mkdir -p $(dir $@)
-	sh $(TOP)/scripts/ruleset-facts $(RIG_DIR)/rulesets > $@.tmp && mv $@.tmp $@
+	sh $(TOP)/scripts/ruleset-facts $(RIG_DIR)/rulesets > $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 $(eval $(call rig_data_lib,$(RIG_OBJDIR),$$(RIG_CC) $$(RIG_CFLAGS)))
 
 # Unit tests (RIG-DATA): each rig/tests/unit/test_*.c is linked with the data-side

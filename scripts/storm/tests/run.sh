@@ -5,7 +5,7 @@
 # of its own; here a skipped check fails the suite (a storm check that did not run
 # proves nothing), and so does a run without a single check.
 # --only host|qemu: the scripts that boot QEMU guests (a line "# needs: qemu" in their
-# header), which touch nothing of the host's, or the others, which run the storm in
+# header, before "set -eu"), which touch nothing of the host's, or the others, which run the storm in
 # namespaces on the running kernel (scripts/test-all runs the two in different lanes)
 # usage: scripts/storm/tests/run.sh [--only host|qemu] [TEST...]
 set -u
@@ -23,7 +23,7 @@ tests=${*:-$(ls "$dir"/t_*.sh)}
 if [ -n "$only" ]; then
 	sel=
 	for t in $tests; do
-		if grep -q '^# needs: qemu$' "$t"; then k=qemu; else k=host; fi
+		if sed -n '1,/^set -eu$/p' "$t" | grep -q '^# needs: qemu$'; then k=qemu; else k=host; fi
 		[ "$k" != "$only" ] || sel="$sel $t"
 	done
 	tests=$sel
