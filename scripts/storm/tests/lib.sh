@@ -43,3 +43,17 @@ kernel_of() {
 	done
 	return 1
 }
+# bg NAME CMD...: CMD in the background (the environment given before bg goes with it),
+# its output in TMPD/NAME.out, its exit status and seconds in TMPD/NAME.rc and .secs;
+# `wait` for it
+bg() {
+	_n=$1
+	shift
+	{
+		_s0=$(date +%s)
+		_rc=0
+		"$@" >"$TMPD/$_n.out" 2>&1 || _rc=$?
+		echo "$_rc" >"$TMPD/$_n.rc"
+		echo "$(( $(date +%s) - _s0 ))" >"$TMPD/$_n.secs"
+	} &
+}

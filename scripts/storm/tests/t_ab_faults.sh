@@ -18,21 +18,6 @@ for v in ondemand vanilla legacy; do
 done
 [ -x "$BUILD/bin/brnf" ] || { not_ok "build/bin/brnf is not built (make rig)"; exit 0; }
 
-# bg NAME CMD...: CMD in the background, its output in TMPD/NAME.out, its exit status
-# and seconds in TMPD/NAME.rc and .secs (the environment given before bg goes with it)
-bg() {
-	_n=$1
-	shift
-	{
-		_s0=$(date +%s)
-		_rc=0
-		"$@" >"$TMPD/$_n.out" 2>&1 || _rc=$?
-		echo "$_rc" >"$TMPD/$_n.rc"
-		echo "$(( $(date +%s) - _s0 ))" >"$TMPD/$_n.secs"
-	} &
-	bg_pids="${bg_pids:-} $!"
-}
-
 # TERM while two guests run: the matrix exits and takes its guests with it, before
 # they end their runs (60 s flows)
 printf 'kernel=ondemand global=0\nkernel=vanilla global=0\n' >"$TMPD/m2"
@@ -72,8 +57,7 @@ QEMU="$TOP/scripts/storm/tests/qemu-fault" \
 	bg ab1 sh "$TOP/scripts/ab-matrix" --matrix "$TMPD/m1" --clock realtime --boots 1 --reps 1 --flows 1 \
 	--workloads tcp --target-workloads none --time 10 --omit 0 --timeout 600 --stall 30 --watch 0 \
 	--retries 1 --out "$TMPD/ab1"
-# shellcheck disable=SC2086
-for p in $bg_pids; do wait "$p" || true; done
+wait
 
 rc=$(cat "$TMPD/ab.rc")
 check "ab-matrix with a panicking and a hanging guest: exit status != 0 (got $rc)" test "$rc" -ne 0

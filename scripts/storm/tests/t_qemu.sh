@@ -18,17 +18,6 @@ cd "$TOP"
 
 # The three guests of 1, 2 and 2b mostly wait (for a timeout, a stall, a panic): they
 # run side by side, each with its own output directory, and are checked in turn.
-bg() {	# bg NAME CMD...: CMD in the background, its exit status and seconds in TMPD/NAME.*
-	_n=$1
-	shift
-	{
-		_s0=$(date +%s)
-		_rc=0
-		"$@" >"$TMPD/$_n.out" 2>&1 || _rc=$?
-		echo "$_rc" >"$TMPD/$_n.rc"
-		echo "$(( $(date +%s) - _s0 ))" >"$TMPD/$_n.secs"
-	} &
-}
 bg panic sh "$QR" --kernel "$K" --smp 2 --timeout 180 --quiet --out "$TMPD/panic" -- sh -c \
 	"'$STORM' --short >/dev/console 2>&1 & sleep 8; echo c >/proc/sysrq-trigger; sleep 60"
 bg hang sh "$QR" --kernel "$K" --smp 2 --timeout 40 --quiet --out "$TMPD/hang" -- sh -c \
