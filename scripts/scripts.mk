@@ -8,7 +8,7 @@ AB_CLOCK = $(if $(CLOCK),$(CLOCK),icount)
 # in this order: each new O= dir starts from a copy of vanilla's (ondemand's for
 # perbridge and ondemand-m). bypass, whose patch changes struct net (included by half
 # the kernel), is only compiled (net/bridge/) by kernel-test, after these.
-TEST_VARIANTS := vanilla legacy ondemand ondemand-m perbridge
+TEST_VARIANTS := vanilla legacy ondemand ondemand-m perbridge native
 LOAD_VARIANT ?= vanilla
 
 .PHONY: checkpatch test test-arch test-kernels matrix matrix-netns icount-load publish apply openwrt upstream
