@@ -336,14 +336,15 @@ static int remote_dir_name(char *buf, size_t len, unsigned int port)
 }
 
 /* The remote server's shell wrote its pid (see server_argv()); end it. Only a
- * decimal pid is passed to kill, quoted. */
+ * decimal pid is passed to kill, quoted. The killed server's shell removes the
+ * directory too, so the two removals race: what counts is that it is gone. */
 static void remote_kill_script(char *script, size_t len, const char *dir)
 {
 	snprintf(script, len,
 		 "d='%s'; [ -d \"$d\" ] && [ ! -L \"$d\" ] || exit 0; "
 		 "p=$(cat \"$d/pid\" 2>/dev/null); "
 		 "case $p in ''|*[!0-9]*) ;; *) kill \"$p\" 2>/dev/null ;; esac; "
-		 "rm -rf \"$d\"\n", dir);
+		 "rm -rf \"$d\" 2>/dev/null || [ ! -e \"$d\" ]\n", dir);
 }
 
 /* 0 when the server ended (its directory is gone), else nonzero. */

@@ -17,18 +17,21 @@ QR="$TOP/scripts/qemu-run"
 cd "$TOP"
 
 # The three guests of 1, 2 and 2b mostly wait (for a timeout, a stall, a panic): they
-# run side by side, each with its own output directory, and are checked in turn.
+# run side by side, each with its own output directory, and are checked in turn. The
+# hang and the stall wait in a loop that never ends, not one long sleep: on a busy host a
+# TCG guest can miscalibrate its TSC at boot, and a guest clock that runs fast ended a
+# `sleep 3600` after 79 s of wall time once (qemu-run exit 0 where 124 was due).
 bg panic sh "$QR" --kernel "$K" --smp 2 --timeout 180 --quiet --out "$TMPD/panic" -- sh -c \
 	"'$STORM' --short >/dev/console 2>&1 & sleep 8; echo c >/proc/sysrq-trigger; sleep 60"
 bg hang sh "$QR" --kernel "$K" --smp 2 --timeout 40 --quiet --out "$TMPD/hang" -- sh -c \
-	"'$STORM' --short >/dev/console 2>&1; sleep 3600"
+	"'$STORM' --short >/dev/console 2>&1; while :; do sleep 3600; done"
 mkdir -p "$TMPD/stall"
 stall_cc=0
 if cc -Wall -Wextra -Werror -o "$TMPD/stall/dstate" "$TOP/scripts/storm/tests/dstate.c"; then
 	stall_cc=1
 	bg stall sh "$QR" --kernel "$K" --timeout 300 --stall 30 --watch 2 --quiet \
 		--out "$TMPD/stall" -- \
-		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; sleep 3600'
+		sh -c '/mnt/out/dstate & sleep 10; echo dstate-started; while :; do sleep 3600; done'
 fi
 wait
 
