@@ -33,15 +33,21 @@ openwrt:
 		--variant $(if $(VARIANT),$(VARIANT),ondemand) $(if $(SIGNOFF),--signoff '$(SIGNOFF)') \
 		$(if $(TARGET),--target $(TARGET)) $(if $(KERNEL),--kernel $(KERNEL)) $(OPENWRT_OPTS) $(OPENWRT)
 
-## upstream SIGNOFF="Name <address>" [SERIES=7.2]
+## upstream SIGNOFF="Name <address>" [SERIES=7.2] [VARIANT=native]
 ##   the ondemand series for nf-next in build/upstream/SERIES, signed by the submitter
 ##   (FROM= works too; else git config user.name/email, and a placeholder is refused),
 ##   checked: checkpatch, git am, each prefix builds =y/=m (scripts/upstream-export).
+##   VARIANT=native: the native path's patches as two submissions, the fix and its
+##   selftest for nf, the rest for nf-next on top, in build/upstream/SERIES-native/nf
+##   and nf-next (scripts/upstream-export-native; patches/SERIES/native/trees).
 ##   On 7.2 by default; the 6.12 and 6.1 backports only with UPSTREAM_TREE=git tree.
 ##   UPSTREAM_OUT=dir, UPSTREAM_OPTS=--no-build, RIG_URL=the public address of the
-##   rig and raw data the cover letter cites
+##   rig and raw data the cover letter cites (ondemand's)
 upstream:
-	@sh $(TOP)/scripts/upstream-export --series $(if $(filter command line environment,$(origin SERIES)),$(SERIES),7.2) \
+	@case '$(VARIANT)' in ''|ondemand|native) ;; *) echo "make upstream: VARIANT=$(VARIANT):" \
+		"ondemand or native" >&2; exit 2 ;; esac
+	@sh $(TOP)/scripts/upstream-export$(if $(filter native,$(VARIANT)),-native) \
+		--series $(if $(filter command line environment,$(origin SERIES)),$(SERIES),7.2) \
 		$(if $(or $(SIGNOFF),$(FROM)),--signoff '$(or $(SIGNOFF),$(FROM))') \
 		$(if $(UPSTREAM_TREE),--tree $(UPSTREAM_TREE)) $(if $(UPSTREAM_OUT),--out $(UPSTREAM_OUT)) \
 		$(UPSTREAM_OPTS)
